@@ -1,0 +1,39 @@
+"""`python -m bot …`: one sub-command per module in `bot/commands/`.
+
+Each command module has `register(subparsers)`, which adds its parser and sets `handler` to a function
+`(args, settings) -> int`. Settings are loaded once here so every command shares `--config` handling.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from settings import SettingsError, load_settings
+
+COMMAND_MODULES: tuple[str, ...] = ()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="examforge: verified exam practice.")
+    parser.add_argument("--config", help="config file (default: config.toml, or $EXAMFORGE_CONFIG)")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"bot.commands.{name}").register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        settings = load_settings(args.config)
+    except SettingsError as exc:
+        print(f"configuration error: {exc}", file=sys.stderr)
+        return 2
+    return args.handler(args, settings)
