@@ -1,0 +1,71 @@
+"""What every author (offline or model-backed) provides to the nodes, and the task objects they receive.
+
+Nodes decide *what* happens (which slice, which calculator result counts, when to fix or reroute);
+authors only write text. An author that cannot do its job raises AuthorError with a reason the critic
+turns into a fatal report — never an exception out of the graph.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from graph.schemas import Calculation, Draft, Issue, Mode, Question, QuestionType, VerificationReport
+from retrieval.models import MotherQuestion, Slice
+
+
+class AuthorError(Exception):
+    """The author could not produce usable output (model down, unparsable replies after retries)."""
+
+
+@dataclass(frozen=True)
+class Task:
+    slice: Slice
+    qtype: QuestionType
+    mode: Mode
+    seed: int
+    examples: list[MotherQuestion] = field(default_factory=list)
+    neighbours: list[Slice] = field(default_factory=list)
+    report: VerificationReport | None = None
+
+
+@dataclass(frozen=True)
+class CalcChoice:
+    calculator: str
+    args: dict[str, Any]
+
+
+@dataclass
+class Authored:
+    draft: Draft
+    qtype: QuestionType
+    calculation: Calculation | None = None
+    usage: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Review:
+    answer: str
+    issues: list[Issue]
+    suggestions: list[str]
+    usage: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Choice:
+    choice: CalcChoice | None
+    usage: dict[str, int] = field(default_factory=dict)
+
+
+class Author(Protocol):
+    name: str
+
+    async def draft(self, task: Task) -> Authored: ...
+
+    async def choose_calculation(self, task: Task, candidates: list[str]) -> Choice: ...
+
+    async def draft_calculation(self, task: Task, choice: CalcChoice, result: dict[str, Any]) -> Authored: ...
+
+    async def fix(self, task: Task, question: Question, report: VerificationReport) -> Authored | None: ...
+
+    async def review(self, task: Task, question: Question) -> Review | None: ...

@@ -1,0 +1,123 @@
+"""Turning a true one-sentence rule into a false one by changing exactly one fact.
+
+Used by the offline author for false true/false statements and for distractors. A change is either a number
+(a rate, a count of days or years, an area) or a word swapped for its opposite; the explanation can then name
+precisely what was altered.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+
+# Opposites that flip the meaning of a rule sentence in Chinese exam language.
+OPPOSITES: tuple[tuple[str, str], ...] = (
+    ("不得", "可以"),
+    ("无需", "必须"),
+    ("不需要", "需要"),
+    ("不超过", "超过"),
+    ("不低于", "低于"),
+    ("以上", "以下"),
+    ("高于", "低于"),
+    ("增加", "减少"),
+    ("之前", "之后"),
+    ("免征", "征收"),
+    ("不包括", "包括"),
+    ("无效", "有效"),
+    ("买方", "卖方"),
+    ("买受人", "出卖人"),
+    ("单方", "双方"),
+    ("共同", "单独"),
+    ("应当", "无需"),
+    ("双倍", "等额"),
+    ("全额", "减半"),
+)
+_NEGATORS = "不得无未非"
+
+_NUMBER = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)(?![\d.])")
+
+
+@dataclass(frozen=True)
+class Falsified:
+    text: str
+    original: str
+    altered: str
+
+
+_UPPER_BEFORE = ("不超过", "未满", "不足", "低于", "少于", "≤", "<")
+_LOWER_BEFORE = ("满", "超过", "不低于", "至少", "高于", "多于", "≥", ">")
+_UPPER_AFTER = ("以下", "以内", "内", "及以下", "以前", "之内")
+_LOWER_AFTER = ("以上", "及以上", "之后")
+
+
+def _bound(rule: str, start: int, end: int) -> str | None:
+    """Which way a threshold points: moving it the other way would make a still-true statement.
+
+    "满2年免征" stays true at 满4年, so a lower bound may only move down; "15日内起诉" stays true at
+    10日, so an upper bound may only move up.
+    """
+    before = rule[max(0, start - 3) : start]
+    after = re.sub(r"^[个年月日天周平方米㎡%％元倍层岁万亿千百]*", "", rule[end : end + 8])
+    if any(before.endswith(word) for word in _UPPER_BEFORE) or after.startswith(_UPPER_AFTER):
+        return "upper"
+    if any(before.endswith(word) for word in _LOWER_BEFORE) or after.startswith(_LOWER_AFTER):
+        return "lower"
+    return None
+
+
+def _number_variants(raw: str, bound: str | None) -> list[str]:
+    value = Decimal(raw)
+    decimals = len(raw.split(".")[1]) if "." in raw else 0
+    step = Decimal(1).scaleb(-decimals) if decimals else Decimal(1)
+    if value == 0:
+        candidates = [Decimal(1), Decimal(2)]
+    elif value <= 3 and decimals:
+        candidates = [value * 2, value + Decimal("0.5"), value * Decimal("1.5")]
+    else:
+        candidates = [value * 2, value / 2, value * Decimal("1.5"), value + step * (10 if value >= 20 else 1)]
+    out = []
+    for candidate in candidates:
+        rounded = candidate.quantize(step) if decimals else candidate.to_integral_value()
+        text = format(rounded.normalize(), "f") if decimals else str(int(rounded))
+        moves_safely = bound is None or (rounded > value) == (bound == "upper")
+        if rounded > 0 and rounded != value and moves_safely and text not in out:
+            out.append(text)
+    return out
+
+
+def falsifications(rule: str) -> list[Falsified]:
+    """Every single-fact change of `rule`, numbers first (they make the sharpest distractors)."""
+    found: list[Falsified] = []
+    for match in _NUMBER.finditer(rule):
+        raw = match.group(1)
+        if len(raw) == 4 and raw.startswith(("19", "20")):
+            continue  # a year: changing it makes a date trap rather than a wrong rule
+        for variant in _number_variants(raw, _bound(rule, match.start(1), match.end(1))):
+            text = rule[: match.start(1)] + variant + rule[match.end(1) :]
+            found.append(Falsified(text=text, original=raw, altered=variant))
+    for left, right in OPPOSITES:
+        for word, opposite in ((left, right), (right, left)):
+            position = rule.find(word)
+            if position < 0:
+                continue
+            if rule[max(0, position - 1) : position] in _NEGATORS and _NEGATORS[0] in opposite:
+                continue
+            text = rule[:position] + opposite + rule[position + len(word) :]
+            found.append(Falsified(text=text, original=word, altered=opposite))
+            break
+    unique: dict[str, Falsified] = {}
+    for item in found:
+        if item.text != rule:
+            unique.setdefault(item.text, item)
+    return list(unique.values())
+
+
+def falsify(rule: str, rng: random.Random) -> Falsified | None:
+    options = falsifications(rule)
+    if not options:
+        return None
+    numeric = [o for o in options if _NUMBER.fullmatch(o.original)]
+    pool = numeric if numeric and rng.random() < 0.7 else options
+    return rng.choice(pool)

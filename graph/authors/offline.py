@@ -1,0 +1,380 @@
+"""The embedded author: deterministic questions from the knowledge base's own rules, parameters and
+worked calculations — no model, no network — so a fresh clone produces verifiable questions.
+
+Same seed and slice, same question; the router bumps the seed on a reroute to get a different one.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from graph.authors import phrases as P
+from graph.authors.base import Authored, AuthorError, CalcChoice, Choice, Review, Task
+from graph.authors.calc_text import calc_mistakes, describe_facts, describe_value, number_variants
+from graph.authors.falsify import Falsified, falsifications, falsify
+from graph.format import (
+    JUDGE_OPTIONS,
+    LETTERS,
+    OPTION_LIMIT,
+    compose_explanation,
+    short_explanation,
+    with_blank,
+)
+from graph.schemas import Calculation, Draft, Question, VerificationReport
+from retrieval.models import Slice
+
+_ORDINAL = re.compile(r"^(第[一二三四五六七八九十百]+[篇章节]|[一二三四五六七八九十]+、|\d+[.、])\s*")
+
+
+def topic_of(level: str) -> str:
+    return _ORDINAL.sub("", level).strip() or level
+
+
+def _sentence(text: str) -> str:
+    return text.strip().rstrip("。；;")
+
+
+def statements(slice_: Slice) -> list[str]:
+    """The slice's checkable facts as sentences short enough to be options."""
+    found = [_sentence(rule) for rule in slice_.rules]
+    for param in slice_.key_params:
+        found.append(f"{param.name}为{describe_param(param.value, param.unit)}")
+    return [s for s in dict.fromkeys(found) if s and len(s) <= OPTION_LIMIT]
+
+
+def describe_param(value: float | str, unit: str) -> str:
+    if isinstance(value, str):
+        return value
+    if unit in ("比例", "税率", "利率", "%", "比率"):
+        return f"{value * 100:g}%"
+    return f"{value:g}{unit}"
+
+
+class OfflineAuthor:
+    name = "offline"
+
+    def _rng(self, task: Task, purpose: str) -> random.Random:
+        return random.Random(f"{task.seed}|{task.slice.id}|{task.qtype}|{task.mode}|{purpose}")
+
+    def _person(self, rng: random.Random) -> str:
+        return rng.choice(P.PERSONS)
+
+    async def draft(self, task: Task) -> Authored:
+        rng = self._rng(task, "draft")
+        builders = {"judge": self._judge, "single": self._single, "multi": self._multi}
+        draft = builders[task.qtype](task, rng)
+        return Authored(draft=draft, qtype=task.qtype)
+
+    def _basis(self, slice_: Slice, facts: list[str]) -> str:
+        return P.BASIS.format(path=slice_.path_text, facts="；".join(facts[:3]) + "。")
+
+    def _judge(self, task: Task, rng: random.Random) -> Draft:
+        pool = statements(task.slice)
+        if not pool:
+            raise AuthorError(f"知识点“{task.slice.title}”没有可用于命题的规则或参数")
+        statement = rng.choice(pool)
+        wrong = falsify(statement, rng) if rng.random() < 0.5 else None
+        shown = wrong.text if wrong else statement
+        topic = topic_of(task.slice.title)
+        if task.mode == "flexible":
+            stem = P.JUDGE_FLEXIBLE.format(person=self._person(rng), topic=topic, statement=shown + "。")
+        else:
+            stem = P.JUDGE_STRICT.format(statement=shown)
+        analysis = (
+            P.ANALYSIS_FALSE_STATEMENT.format(original=wrong.original, altered=wrong.altered)
+            if wrong
+            else P.ANALYSIS_TRUE_STATEMENT
+        )
+        letter, verdict = ("B", P.VERDICT_FALSE) if wrong else ("A", P.VERDICT_TRUE)
+        explanation = compose_explanation(
+            self._basis(task.slice, [statement]),
+            analysis,
+            P.CONCLUSION_JUDGE.format(verdict=verdict, letter=letter),
+        )
+        return Draft(
+            stem=stem, options=list(JUDGE_OPTIONS), answer=letter, explanation=explanation, difficulty=0.3
+        )
+
+    def _true_pool(self, task: Task, need: int) -> tuple[list[str], str]:
+        """True statements for a choice question, widened to neighbouring slices when one slice is thin."""
+        own = statements(task.slice)
+        if len(own) >= need:
+            return own, topic_of(task.slice.title)
+        pool = list(own)
+        for other in task.neighbours:
+            pool += [s for s in statements(other) if s not in pool]
+        section = task.slice.path[2] if len(task.slice.path) > 3 else task.slice.path[-2]
+        return pool, topic_of(section)
+
+    def _false_options(
+        self, truths: list[str], count: int, rng: random.Random, avoid: set[str]
+    ) -> list[Falsified]:
+        candidates = [
+            f
+            for t in truths
+            for f in falsifications(t)
+            if f.text not in avoid and len(f.text) <= OPTION_LIMIT
+        ]
+        rng.shuffle(candidates)
+        picked: list[Falsified] = []
+        used_sources: set[str] = set()
+        for item in candidates:
+            source = next(t for t in truths if item.text in {f.text for f in falsifications(t)})
+            if source in used_sources and len(used_sources) < len(truths):
+                continue
+            picked.append(item)
+            used_sources.add(source)
+            if len(picked) == count:
+                break
+        return picked
+
+    def _choice(
+        self, task: Task, rng: random.Random, true_count: int, option_count: int, frame: str
+    ) -> Draft:
+        pool, topic = self._true_pool(task, true_count + 1)
+        if len(pool) < true_count:
+            raise AuthorError(f"知识点“{task.slice.title}”的可用规则不足{true_count}条")
+        truths = rng.sample(pool, true_count)
+        falses = self._false_options(pool, option_count - true_count, rng, set(pool))
+        if len(falses) < option_count - true_count:
+            raise AuthorError(f"知识点“{task.slice.title}”的规则无法改写出足够的干扰项")
+        entries: list[tuple[str, Falsified | None]] = [(t, None) for t in truths] + [
+            (f.text, f) for f in falses
+        ]
+        rng.shuffle(entries)
+        letters = LETTERS[: len(entries)]
+        picked_true = frame != "false"
+        answer = "".join(
+            letter
+            for letter, (_, wrong) in zip(letters, entries, strict=True)
+            if (wrong is None) == picked_true
+        )
+        notes = [
+            P.ANALYSIS_OPTION_FALSE.format(letter=letter, original=wrong.original, altered=wrong.altered)
+            if wrong
+            else P.ANALYSIS_OPTION_TRUE.format(letter=letter)
+            for letter, (_, wrong) in zip(letters, entries, strict=True)
+        ]
+        flexible = task.mode == "flexible"
+        template = {
+            ("true", False): P.CHOICE_TRUE_STRICT,
+            ("false", False): P.CHOICE_FALSE_STRICT,
+            ("multi", False): P.CHOICE_MULTI_STRICT,
+            ("true", True): P.CHOICE_TRUE_FLEXIBLE,
+            ("false", True): P.CHOICE_FALSE_FLEXIBLE,
+            ("multi", True): P.CHOICE_MULTI_FLEXIBLE,
+        }[(frame, flexible)]
+        stem = template.format(topic=topic, person=self._person(rng))
+        explanation = compose_explanation(
+            self._basis(task.slice, truths),
+            "；".join(notes) + "。",
+            P.CONCLUSION_CHOICE.format(letters=answer),
+        )
+        difficulty = 0.6 if frame == "multi" else 0.45
+        return Draft(
+            stem=stem,
+            options=[text for text, _ in entries],
+            answer=answer,
+            explanation=explanation,
+            difficulty=difficulty + (0.1 if flexible else 0),
+        )
+
+    def _param(self, task: Task, rng: random.Random) -> Draft | None:
+        numeric = [p for p in task.slice.key_params if isinstance(p.value, int | float) and p.value > 0]
+        if not numeric:
+            return None
+        param = rng.choice(numeric)
+        right = describe_param(param.value, param.unit)
+        variants = [describe_param(v, param.unit) for v in number_variants(float(param.value))]
+        wrong = [v for v in dict.fromkeys(variants) if v != right][:3]
+        if len(wrong) < 3:
+            return None
+        entries = [right, *wrong]
+        rng.shuffle(entries)
+        letter = LETTERS[entries.index(right)]
+        topic = topic_of(task.slice.title)
+        frame = P.PARAM_FLEXIBLE if task.mode == "flexible" else P.PARAM_STRICT
+        stem = frame.format(topic=topic, name=param.name, person=self._person(rng))
+        explanation = compose_explanation(
+            self._basis(task.slice, [f"{param.name}为{right}"]),
+            P.ANALYSIS_PARAM.format(name=param.name, value=right),
+            P.CONCLUSION_CHOICE.format(letters=letter),
+        )
+        return Draft(stem=stem, options=entries, answer=letter, explanation=explanation, difficulty=0.4)
+
+    def _single(self, task: Task, rng: random.Random) -> Draft:
+        roll = rng.random()
+        if roll < 0.25:
+            by_param = self._param(task, rng)
+            if by_param is not None:
+                return by_param
+        frame = "false" if roll > 0.7 else "true"
+        if frame == "false":
+            try:
+                return self._choice(task, rng, 3, 4, "false")
+            except AuthorError:
+                pass
+        return self._choice(task, rng, 1, 4, "true")
+
+    def _multi(self, task: Task, rng: random.Random) -> Draft:
+        option_count = 5 if rng.random() < 0.4 else 4
+        true_count = rng.choice([2, 3])
+        try:
+            return self._choice(task, rng, true_count, option_count, "multi")
+        except AuthorError:
+            return self._choice(task, rng, 2, 4, "multi")
+
+    async def choose_calculation(self, task: Task, candidates: list[str]) -> Choice:
+        examples = [e for e in task.slice.calc_examples if e.calculator in candidates]
+        if not examples:
+            return Choice(choice=None)
+        rng = self._rng(task, "calc")
+        example = rng.choice(examples)
+        args = dict(example.args)
+        if task.mode == "flexible":
+            args = _vary_amounts(args, rng)
+        return Choice(choice=CalcChoice(calculator=example.calculator, args=args))
+
+    async def draft_calculation(self, task: Task, choice: CalcChoice, result: dict[str, Any]) -> Authored:
+        rng = self._rng(task, "calc-draft")
+        field = _target_field(task.slice, choice, result)
+        value = float(result[field])
+        facts = describe_facts(choice.calculator, choice.args)
+        target = describe_value(choice.calculator, field, None)
+        right = describe_value(choice.calculator, field, value)
+        mistakes = [
+            (describe_value(choice.calculator, field, wrong_value), label)
+            for wrong_value, label in calc_mistakes(value, choice, field)
+        ]
+        mistakes = [(text, label) for text, label in dict(mistakes).items() if text != right]
+        topic = topic_of(task.slice.title)
+        formula = (
+            task.slice.formulas[0] if task.slice.formulas else describe_value(choice.calculator, field, None)
+        )
+        steps = facts
+        calculation = Calculation(calculator=choice.calculator, args=choice.args, field=field, value=value)
+        if task.qtype == "judge" or len(mistakes) < 3:
+            if task.qtype != "judge":
+                raise AuthorError(f"计算器{choice.calculator}的结果无法构造足够的干扰项")
+            wrong_text, wrong_label = mistakes[0] if mistakes and rng.random() < 0.5 else (None, None)
+            shown = wrong_text or right
+            stem = P.CALC_JUDGE.format(facts=facts, target=target, value=shown)
+            letter, verdict = ("B", P.VERDICT_FALSE) if wrong_text else ("A", P.VERDICT_TRUE)
+            analysis = (
+                P.ANALYSIS_CALC_JUDGE_WRONG.format(
+                    formula=formula,
+                    steps=steps,
+                    target=target,
+                    value=right,
+                    shown=wrong_text,
+                    mistake=wrong_label,
+                )
+                if wrong_text
+                else P.ANALYSIS_CALC_JUDGE_RIGHT.format(
+                    formula=formula, steps=steps, target=target, value=right
+                )
+            )
+            explanation = compose_explanation(
+                self._basis(task.slice, list(task.slice.formulas[:1]) or [topic]),
+                analysis,
+                P.CONCLUSION_JUDGE.format(verdict=verdict, letter=letter),
+            )
+            draft = Draft(
+                stem=stem, options=list(JUDGE_OPTIONS), answer=letter, explanation=explanation, difficulty=0.5
+            )
+            return Authored(draft=draft, qtype="judge", calculation=calculation)
+        picked = rng.sample(mistakes, 3)
+        entries = [(right, None), *picked]
+        rng.shuffle(entries)
+        letter = LETTERS[[text for text, _ in entries].index(right)]
+        notes = "，".join(
+            P.ANALYSIS_CALC_MISTAKE.format(letter=LETTERS[i], mistake=label)
+            for i, (_, label) in enumerate(entries)
+            if label
+        )
+        frame = P.CALC_FLEXIBLE if task.mode == "flexible" else P.CALC_STRICT
+        stem = frame.format(facts=facts, topic=topic, target=target, person=self._person(rng))
+        explanation = compose_explanation(
+            self._basis(task.slice, list(task.slice.formulas[:1]) or [topic]),
+            P.ANALYSIS_CALC.format(formula=formula, steps=steps, target=target, value=right, mistakes=notes),
+            P.CONCLUSION_CHOICE.format(letters=letter),
+        )
+        draft = Draft(
+            stem=stem,
+            options=[text for text, _ in entries],
+            answer=letter,
+            explanation=explanation,
+            difficulty=0.6 if task.mode == "flexible" else 0.5,
+        )
+        return Authored(draft=draft, qtype="single", calculation=calculation)
+
+    async def fix(self, task: Task, question: Question, report: VerificationReport) -> Authored | None:
+        """Repairs what is mechanical (blank, judge options, duplicate or empty distractors, explanation fit);
+        anything that needs judgement — a human's complaint, a wrong fact — is left for a reroute."""
+        if any(issue.source == "human" for issue in report.issues):
+            return None
+        options = list(question.options)
+        answer = list(question.answer)
+        if question.qtype == "judge":
+            options = list(JUDGE_OPTIONS)
+        else:
+            keep: list[int] = []
+            for index, option in enumerate(options):
+                text = option.strip()
+                duplicate = any(options[k].strip() == text for k in keep)
+                if (text and not duplicate) or LETTERS[index] in answer:
+                    keep.append(index)
+            if len(keep) >= (4 if question.qtype == "multi" else 3):
+                answer = [LETTERS[keep.index(ord(a) - 65)] for a in answer if ord(a) - 65 in keep]
+                options = [options[k] for k in keep]
+        stem = with_blank(question.stem)
+        letters = "".join(answer)
+        explanation = _restate_conclusion(question.explanation, letters)
+        fixed = Draft(
+            stem=stem,
+            options=options,
+            answer=letters,
+            explanation=explanation,
+            difficulty=question.difficulty,
+        )
+        unchanged = (
+            fixed.stem == question.stem
+            and fixed.options == question.options
+            and fixed.answer == question.answer_text
+            and fixed.explanation == question.explanation
+            and short_explanation(fixed.explanation) == question.short_explanation
+        )
+        if unchanged:
+            return None
+        return Authored(draft=fixed, qtype=question.qtype, calculation=question.calculation)
+
+    async def review(self, task: Task, question: Question) -> Review | None:
+        return None
+
+
+def _restate_conclusion(explanation: str, letters: str) -> str:
+    return re.sub(r"(本题选|选)\s*[A-L]+", lambda m: f"{m.group(1)}{letters}", explanation, count=1)
+
+
+def _target_field(slice_: Slice, choice: CalcChoice, result: dict[str, Any]) -> str:
+    for example in slice_.calc_examples:
+        if example.calculator == choice.calculator:
+            for field in example.expected:
+                if isinstance(result.get(field), int | float) and result[field]:
+                    return field
+    numeric = [k for k, v in result.items() if isinstance(v, int | float) and not isinstance(v, bool) and v]
+    if not numeric:
+        raise AuthorError(f"计算器{choice.calculator}没有可作为答案的数值结果")
+    return numeric[-1]
+
+
+def _vary_amounts(args: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """灵活 mode: the same rule applied to other realistic amounts (money scaled, rounded to a 万)."""
+    varied = dict(args)
+    for key, value in args.items():
+        if isinstance(value, int | float) and not isinstance(value, bool) and value >= 100_000:
+            scaled = value * rng.choice([0.8, 0.9, 1.1, 1.2, 1.3])
+            varied[key] = int(round(scaled / 10_000) * 10_000)
+    return varied

@@ -1,0 +1,68 @@
+"""Writer: turns any author's draft into the canonical question — blank, clean options, answer letters,
+three-part explanation, the short poll explanation — without changing what the question asks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from graph.context import GenerationContext
+from graph.format import (
+    JUDGE_OPTIONS,
+    compose_explanation,
+    conclusion_letters,
+    explanation_parts,
+    normalise_answer,
+    short_explanation,
+    strip_option_prefix,
+    with_blank,
+)
+from graph.nodes.common import request_of, step
+from graph.schemas import Calculation, Draft, Question
+from graph.state import GenerationState
+from retrieval.models import Slice
+
+_JUDGE_WORDS = {"正确": "正确", "对": "正确", "√": "正确", "错误": "错误", "错": "错误", "×": "错误"}
+
+
+def write_question(authored: dict[str, Any], slice_: Slice, mode: str) -> Question:
+    draft = Draft.model_validate(authored["draft"])
+    qtype = authored["qtype"]
+    options = [strip_option_prefix(o) for o in draft.options]
+    if qtype == "judge" and [_JUDGE_WORDS.get(o, o) for o in options] == JUDGE_OPTIONS:
+        options = list(JUDGE_OPTIONS)
+    answer = normalise_answer(draft.answer, len(options))
+    explanation = draft.explanation.strip()
+    if not explanation_parts(explanation):
+        explanation = compose_explanation(
+            f"《{slice_.path_text}》", explanation, f"本题选{''.join(answer)}。"
+        )
+    elif conclusion_letters(explanation, qtype) is None:
+        explanation = f"{explanation}（本题选{''.join(answer)}）"
+    calculation = authored.get("calculation")
+    return Question(
+        qtype=qtype,
+        stem=with_blank(draft.stem),
+        options=options,
+        answer=answer,
+        explanation=explanation,
+        short_explanation=short_explanation(explanation),
+        difficulty=round(min(max(draft.difficulty, 0.0), 1.0), 2),
+        mode=mode,
+        slice_id=slice_.id,
+        slice_path=slice_.path_text,
+        chapter=list(slice_.chapter),
+        calculation=Calculation.model_validate(calculation) if calculation else None,
+    )
+
+
+async def writer(state: GenerationState, runtime: Runtime[GenerationContext]) -> dict[str, Any]:
+    authored = state.get("authored")
+    if authored is None:
+        return {"draft": None} | step("writer", "skipped", "没有草稿可整理")
+    slice_ = runtime.context.knowledge.get(state["slice_id"])
+    question = write_question(authored, slice_, request_of(state).mode)
+    return {"draft": question.model_dump()} | step(
+        "writer", "written", f"{question.qtype}｜{len(question.stem)}字"
+    )

@@ -1,0 +1,276 @@
+"""The generation service: the one object handlers and the CLI use. It owns the compiled graph, the
+checkpointer connection and a lock per thread, and turns graph runs into progress events and results."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from langgraph.types import Command
+
+import calc
+from graph.authors import make_author
+from graph.authors.base import Author
+from graph.build import build_graph
+from graph.checkpoint import close_checkpointer, open_checkpointer, prune_thread, purge_chat, thread_ids
+from graph.context import GenerationContext, KnowledgeIndex
+from graph.schemas import GenerationRequest, Issue, Question, VerificationReport
+from graph.similarity import duplicate_scorer
+from retrieval.index import QuestionIndex
+from retrieval.models import Slice
+from retrieval.sampler import SliceSampler
+from retrieval.sources import Sources, load_sources
+from settings import Settings
+
+FeedbackReason = Literal[
+    "answer_wrong", "explanation_wrong", "stem_unclear", "options_wrong", "out_of_scope", "other"
+]
+
+# What each quick reason of a 👎 means to the critic: a wrong answer is a major fault (back to the router),
+# everything else is a repair for the fixer.
+_FEEDBACK_ISSUES: dict[str, tuple[str, str, str]] = {
+    "answer_wrong": ("answer_mismatch", "major", "答案错误"),
+    "explanation_wrong": ("factual_error", "minor", "解析有误"),
+    "stem_unclear": ("ambiguity", "minor", "题干不清"),
+    "options_wrong": ("logical_flaw", "minor", "选项有问题"),
+    "out_of_scope": ("out_of_scope", "minor", "超出考纲"),
+    "other": ("human_feedback", "minor", "其他问题"),
+}
+
+
+class UnknownQuestion(LookupError):
+    """No finished generation is stored under that thread id."""
+
+
+@dataclass(frozen=True)
+class Progress:
+    thread_id: str
+    node: str
+    verdict: str
+    detail: str
+
+
+@dataclass
+class Result:
+    thread_id: str
+    outcome: Literal["passed", "flagged", "failed"]
+    question: Question | None
+    version: int | None
+    versions: list[dict[str, Any]]
+    trace: list[dict[str, str]]
+    failure: str = ""
+    usage: dict[str, int] = field(default_factory=dict)
+    calc_trace: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.question is not None
+
+
+def feedback_issue(reason: FeedbackReason, comment: str = "") -> Issue:
+    """A human complaint as an issue. The comment is quoted data: it describes the problem, it never
+    instructs the author (the prompts say so and the delimiters make the boundary visible)."""
+    kind, severity, label = _FEEDBACK_ISSUES[reason]
+    quoted = comment.replace("«", "‹").replace("»", "›").strip()[:500]
+    detail = f"教师反馈：{label}" + (f"；原话（仅作问题描述）：«{quoted}»" if quoted else "")
+    return Issue(type=kind, severity=severity, detail=detail, source="human")
+
+
+class GenerationService:
+    def __init__(self, settings: Settings, sources: Sources, author: Author, index: QuestionIndex) -> None:
+        self.settings = settings
+        self.sources = sources
+        self.author = author
+        self.index = index
+        self.knowledge = KnowledgeIndex(list(sources.slices))
+        self.sampler = SliceSampler(sources.slices, settings.retrieval.mastery_weights, settings.graph.seed)
+        self.context = GenerationContext(
+            knowledge=self.knowledge,
+            few_shot=index.few_shot,
+            duplicate_score=duplicate_scorer(index),
+            author=author,
+            run_calculator=calc.run,
+            calculators_for=_calculators_for,
+            few_shot_k=settings.retrieval.few_shot_k,
+            duplicate_threshold=settings.retrieval.duplicate_threshold,
+            questions_by_id={q.id: q for q in sources.questions},
+        )
+        self.limits = {
+            "max_critic_failures": settings.graph.max_critic_failures,
+            "max_reroutes": settings.graph.max_reroutes,
+        }
+        self._saver = None
+        self._graph = build_graph()
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    @classmethod
+    async def open(cls, settings: Settings, sources: Sources | None = None, author: Author | None = None):
+        sources = sources or load_sources(settings.data.knowledge_base, settings.data.question_bank)
+        index = QuestionIndex(sources.questions, settings.retrieval.tokenizer)
+        service = cls(settings, sources, author or make_author(settings.llm), index)
+        service._saver = await open_checkpointer(settings.graph.checkpoint_db)
+        service._graph = build_graph(service._saver)
+        return service
+
+    async def close(self) -> None:
+        if self._saver is not None:
+            await close_checkpointer(self._saver)
+            self._saver = None
+        closer = getattr(self.author, "aclose", None)
+        if closer is not None:
+            await closer()
+
+    def new_request(
+        self,
+        chat_id: int,
+        qtype: str,
+        mode: str = "strict",
+        chapters: list[tuple[str, ...]] | None = None,
+        calculation_only: bool = False,
+    ) -> GenerationRequest:
+        """A request with its slice already drawn for the chat (mastery-weighted, no repeats per cycle)."""
+        slice_ = self.draw_slice(chat_id, chapters, calculation_only)
+        return GenerationRequest(
+            chat_id=chat_id,
+            question_id=uuid.uuid4().hex[:12],
+            qtype=qtype,
+            mode=mode,
+            chapters=[list(c) for c in chapters or []],
+            calculation_only=calculation_only,
+            slice_id=slice_.id,
+            seed=self.settings.graph.seed,
+        )
+
+    def draw_slice(
+        self, chat_id: int, chapters: list[tuple[str, ...]] | None, calculation_only: bool
+    ) -> Slice:
+        chosen = {tuple(c) for c in chapters} if chapters else None
+        return self.sampler.draw(str(chat_id), chosen, calculation_only)
+
+    def _lock(self, thread_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(thread_id, asyncio.Lock())
+
+    def _config(self, thread_id: str) -> dict[str, Any]:
+        return {"configurable": {"thread_id": thread_id}, "recursion_limit": 100}
+
+    async def stream(self, request: GenerationRequest) -> AsyncIterator[Progress | Result]:
+        if request.slice_id is None:
+            chapters = [tuple(c) for c in request.chapters] or None
+            drawn = self.draw_slice(request.chat_id, chapters, request.calculation_only)
+            request = request.model_copy(update={"slice_id": drawn.id})
+        initial = {
+            "request": request.model_dump(),
+            "limits": self.limits,
+            "slice_id": request.slice_id,
+            "tried_slices": [],
+            "attempt": 0,
+            "critic_failures": 0,
+            "reroutes": 0,
+            "report": None,
+            "best": None,
+            "pending_human": None,
+            "outcome": None,
+            "escalate": False,
+        }
+        async for event in self._run(request.thread_id, initial):
+            yield event
+
+    async def generate(self, request: GenerationRequest) -> Result:
+        return await _last_result(self.stream(request))
+
+    async def revise(
+        self, thread_id: str, reason: FeedbackReason, comment: str = ""
+    ) -> AsyncIterator[Progress | Result]:
+        """Re-enter a finished thread at the critic with the human issue; the result is the next version."""
+        snapshot = await self._graph.aget_state(self._config(thread_id))
+        versions = snapshot.values.get("versions") if snapshot.values else None
+        if not versions:
+            raise UnknownQuestion(thread_id)
+        latest = versions[-1]
+        question = Question.model_validate(latest["question"])
+        issue = feedback_issue(reason, comment)
+        human = VerificationReport.from_issues([issue])
+        update = {
+            "draft": latest["question"],
+            "slice_id": latest["slice_id"],
+            "report": human.model_dump(),
+            "pending_human": {"issues": [issue.model_dump()], "fingerprint": question.fingerprint()},
+            "critic_failures": 0,
+            "reroutes": 0,
+            "best": None,
+            "outcome": None,
+            "failure": "",
+            "escalate": False,
+        }
+        async for event in self._run(thread_id, Command(update=update, goto="critic")):
+            yield event
+
+    async def _run(self, thread_id: str, graph_input: Any) -> AsyncIterator[Progress | Result]:
+        config = self._config(thread_id)
+        async with self._lock(thread_id):
+            started = time.perf_counter()
+            async for mode, chunk in self._graph.astream(
+                graph_input, config, context=self.context, stream_mode=["updates", "custom"]
+            ):
+                if mode != "updates":
+                    continue
+                for node, update in chunk.items():
+                    for item in (update or {}).get("trace", []):
+                        yield Progress(thread_id, node, item.get("verdict", ""), item.get("detail", ""))
+            result = await self.result(thread_id)
+            result.seconds = time.perf_counter() - started
+            if self._saver is not None:
+                await prune_thread(self._saver, thread_id)
+            yield result
+
+    async def result(self, thread_id: str) -> Result:
+        snapshot = await self._graph.aget_state(self._config(thread_id))
+        values = snapshot.values or {}
+        versions = list(values.get("versions", []))
+        outcome = values.get("outcome") or "failed"
+        latest = versions[-1] if versions and outcome != "failed" else None
+        return Result(
+            thread_id=thread_id,
+            outcome=outcome,
+            question=Question.model_validate(latest["question"]) if latest else None,
+            version=latest["version"] if latest else None,
+            versions=versions,
+            trace=list(values.get("trace", [])),
+            failure=values.get("failure", "") if outcome == "failed" else "",
+            usage=dict(values.get("usage") or {}),
+            calc_trace=list(values.get("calc_trace", [])),
+        )
+
+    async def resume_pending(self) -> list[Result]:
+        """Finish every generation a crash interrupted, from its last checkpoint."""
+        if self._saver is None:
+            return []
+        results = []
+        for thread_id in await thread_ids(self._saver):
+            snapshot = await self._graph.aget_state(self._config(thread_id))
+            if snapshot.next:
+                results.append(await _last_result(self._run(thread_id, None)))
+        return results
+
+    async def purge_chat(self, chat_id: int) -> int:
+        return await purge_chat(self._saver, chat_id) if self._saver is not None else 0
+
+
+async def _last_result(events: AsyncIterator[Progress | Result]) -> Result:
+    last: Result | None = None
+    async for event in events:
+        if isinstance(event, Result):
+            last = event
+    if last is None:
+        raise RuntimeError("generation ended without a result")
+    return last
+
+
+def _calculators_for(slice_: Slice) -> list[str]:
+    """Calculators the slice's own worked examples use; a model author may also pick any registered one."""
+    return [e.calculator for e in slice_.calc_examples if e.calculator in calc.REGISTRY]
