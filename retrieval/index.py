@@ -1,0 +1,130 @@
+"""TF-IDF index over the question bank: few-shot examples for a slice and near-duplicate checks for new stems.
+
+Each question is indexed twice from one tokenisation pass: as a whole (stem, options and 考点, which is what
+makes a good example for a slice) and as its bare stem (what a newly written stem is compared with). A case
+sub-question's case text is left out of both: every sub-question of a case shares it, and mixing it in would
+make them look alike and drown their own stems. Rows are L2-normalised, so a dot product is the cosine.
+
+Queries stay fast on large banks by keeping the matrices transposed (feature × question): a query touches
+only the postings of its own features, and a precomputed matrix per question type does the type filter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+
+import numpy as np
+from scipy import sparse
+from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
+
+from retrieval.fewshot import select_examples
+from retrieval.models import QUESTION_TYPES, MotherQuestion, QuestionType, Slice
+from retrieval.text import get_tokenizer
+
+Match = tuple[MotherQuestion, float]
+
+
+class QuestionIndex:
+    def __init__(self, questions: Iterable[MotherQuestion], tokenizer: str = "char_ngram") -> None:
+        self.questions: tuple[MotherQuestion, ...] = tuple(questions)
+        self.tokenizer = tokenizer
+        analyzer = get_tokenizer(tokenizer)
+        n = len(self.questions)
+        self._counter = CountVectorizer(analyzer=analyzer, dtype=np.float32)
+        self._weigher = TfidfTransformer()
+        stems = [q.stem for q in self.questions]
+        rests = ["\n".join((*q.options, q.point)) for q in self.questions]
+        try:
+            counts = self._counter.fit_transform(stems + rests)
+        except ValueError:  # no question, or none with a single word character: nothing can ever match
+            self._fitted = False
+            counts = sparse.csr_matrix((2 * n, 0), dtype=np.float32)
+        else:
+            self._fitted = True
+        stem_counts = counts[:n]
+        whole = self._weigher.fit_transform(stem_counts + counts[n:]) if self._fitted else stem_counts
+        stem_only = self._weigher.transform(stem_counts) if self._fitted else stem_counts
+
+        self._stems_t = stem_only.T.tocsr().astype(np.float32)
+        types = np.array([QUESTION_TYPES.index(q.qtype) for q in self.questions], dtype=np.int8)
+        self._rows_by_type: dict[str, np.ndarray] = {}
+        self._whole_t_by_type: dict[str, sparse.csr_matrix] = {}
+        for code, qtype in enumerate(QUESTION_TYPES):
+            rows = np.flatnonzero(types == code)
+            self._rows_by_type[qtype] = rows
+            self._whole_t_by_type[qtype] = whole[rows].T.tocsr().astype(np.float32)
+
+        chapters: dict[tuple[str, ...], int] = {}
+        self._chapter_code = np.array(
+            [
+                chapters.setdefault(q.kb_chapter, len(chapters)) if q.kb_chapter else -1
+                for q in self.questions
+            ],
+            dtype=np.int32,
+        )
+        self._chapters = chapters
+
+    def __len__(self) -> int:
+        return len(self.questions)
+
+    def count(self, qtype: QuestionType) -> int:
+        return len(self._rows_by_type[qtype])
+
+    def few_shot(self, knowledge: Slice, qtype: QuestionType, k: int = 3) -> list[MotherQuestion]:
+        """Example questions for writing a `qtype` question on `knowledge`; see `retrieval.fewshot`."""
+        return select_examples(self, knowledge, qtype, k)
+
+    def rank(
+        self,
+        text: str,
+        qtypes: Sequence[QuestionType] = QUESTION_TYPES,
+        k: int = 3,
+        chapter: tuple[str, ...] | None = None,
+        chapter_bonus: float = 0.0,
+        exclude: Collection[int] = (),
+    ) -> list[Match]:
+        """Questions of the given types by cosine to `text` (whole question text), best first.
+
+        Questions whose kb_chapter is `chapter` are ranked as if `chapter_bonus` more similar; `exclude` holds
+        positions in `questions` to leave out, which is how a question is kept from finding itself.
+        The score returned is the plain cosine, without the bonus.
+        """
+        query = self._vector(text)
+        rows = np.concatenate([self._rows_by_type[t] for t in qtypes])
+        cosines = np.concatenate([_dot(query, self._whole_t_by_type[t]) for t in qtypes])
+        keys = cosines.copy()
+        code = self._chapters.get(chapter) if chapter else None
+        if code is not None and chapter_bonus:
+            keys += chapter_bonus * (self._chapter_code[rows] == code)
+        if exclude:
+            keys[np.isin(rows, np.fromiter(exclude, dtype=np.int64))] = -np.inf
+        best = _top(keys, k)
+        return [(self.questions[rows[i]], float(cosines[i])) for i in best]
+
+    def nearest(self, stem: str, k: int = 1) -> list[Match]:
+        """The k bank questions whose stems are closest to `stem`, with their cosine, best first."""
+        cosines = _dot(self._vector(stem), self._stems_t)
+        return [(self.questions[i], float(cosines[i])) for i in _top(cosines, k)]
+
+    def is_near_duplicate(self, stem: str, threshold: float = 0.9) -> bool:
+        match = self.nearest(stem, 1)
+        return bool(match) and match[0][1] >= threshold
+
+    def _vector(self, text: str) -> sparse.csr_matrix:
+        if not self._fitted:
+            return sparse.csr_matrix((1, 0), dtype=np.float32)
+        return self._weigher.transform(self._counter.transform([text])).astype(np.float32)
+
+
+def _dot(query: sparse.csr_matrix, transposed: sparse.csr_matrix) -> np.ndarray:
+    return np.asarray((query @ transposed).todense(), dtype=np.float64).ravel()
+
+
+def _top(keys: np.ndarray, k: int) -> np.ndarray:
+    """Positions of the k largest keys, ties in position order, skipping excluded (-inf) entries."""
+    k = min(k, int(np.isfinite(keys).sum()))
+    if k <= 0:
+        return np.empty(0, dtype=np.int64)
+    kth = np.partition(keys, keys.size - k)[keys.size - k]
+    candidates = np.flatnonzero(keys >= kth)
+    return candidates[np.argsort(-keys[candidates], kind="stable")][:k]
