@@ -67,9 +67,6 @@ class QuestionIndex:
     def __len__(self) -> int:
         return len(self.questions)
 
-    def count(self, qtype: QuestionType) -> int:
-        return len(self._rows_by_type[qtype])
-
     def few_shot(self, knowledge: Slice, qtype: QuestionType, k: int = 3) -> list[MotherQuestion]:
         """Example questions for writing a `qtype` question on `knowledge`; see `retrieval.fewshot`."""
         return select_examples(self, knowledge, qtype, k)
