@@ -76,11 +76,13 @@ class Question(BaseModel):
         return [ord(letter) - ord("A") for letter in self.answer]
 
     def fingerprint(self) -> str:
-        """Identity of the learner-visible content: a revision must change it to count as a change."""
+        """Identity of what a learner reads: a revision must change it to count as a change (merely
+        reordering the options does not)."""
+        correct = sorted(self.options[i] for i in self.correct_indexes if i < len(self.options))
         visible = {
             "stem": self.stem,
-            "options": self.options,
-            "answer": self.answer,
+            "options": sorted(self.options),
+            "correct": correct,
             "explanation": self.explanation,
         }
         return hashlib.sha256(json.dumps(visible, ensure_ascii=False).encode()).hexdigest()[:16]

@@ -24,6 +24,7 @@ class Task:
     qtype: QuestionType
     mode: Mode
     seed: int
+    attempt: int = 0
     examples: list[MotherQuestion] = field(default_factory=list)
     neighbours: list[Slice] = field(default_factory=list)
     report: VerificationReport | None = None

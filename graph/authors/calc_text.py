@@ -13,8 +13,6 @@ from graph.authors.base import CalcChoice
 
 _OLD_REGIME_DATE = "2023-06-01"
 _ARITHMETIC_SLIPS: tuple[tuple[float, str], ...] = (
-    (12.0, "把月与年的换算弄反"),
-    (1 / 12, "把年与月的换算弄反"),
     (2.0, "重复计算"),
     (0.5, "只计算了一半"),
     (10.0, "小数点位置错误"),
@@ -103,6 +101,12 @@ def calc_mistakes(value: float, choice: CalcChoice, field: str) -> list[tuple[fl
             alternatives = [(not current, f"把“{label}”判断反了")]
         elif spec.get("format") == "date":
             alternatives = [(_OLD_REGIME_DATE, "误用了旧政策")]
+        elif spec.get("type") == "integer" and isinstance(current, int) and 0 < current <= 50:
+            alternatives = [(current * 12, f"把{label}按月数代入")] if "年" in label else []
+        elif spec.get("type") == "number" and isinstance(current, int | float) and 0 < current < 10:
+            alternatives = [
+                (v, f"把{label}误作{v:g}") for v in (current + 1, max(current - 1, 0.5), current + 4)
+            ]
         for alternative, mistake in alternatives:
             wrong = _rerun(choice.calculator, {**choice.args, key: alternative}, field)
             if wrong is not None:

@@ -36,7 +36,7 @@ OPPOSITES: tuple[tuple[str, str], ...] = (
 )
 _NEGATORS = "不得无未非"
 
-_NUMBER = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)(?![\d.])")
+_NUMBER = re.compile(r"(?<![\d.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d.,])")
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,8 @@ def _bound(rule: str, start: int, end: int) -> str | None:
 
 
 def _number_variants(raw: str, bound: str | None) -> list[str]:
+    grouped = "," in raw
+    raw = raw.replace(",", "")
     value = Decimal(raw)
     decimals = len(raw.split(".")[1]) if "." in raw else 0
     step = Decimal(1).scaleb(-decimals) if decimals else Decimal(1)
@@ -76,11 +78,15 @@ def _number_variants(raw: str, bound: str | None) -> list[str]:
     elif value <= 3 and decimals:
         candidates = [value * 2, value + Decimal("0.5"), value * Decimal("1.5")]
     else:
-        candidates = [value * 2, value / 2, value * Decimal("1.5"), value + step * (10 if value >= 20 else 1)]
+        candidates = [value * 2, value / 2, value * Decimal("1.5")]
+        if not decimals and value < 1000:
+            candidates.append(value + (10 if value >= 20 else 1))
     out = []
     for candidate in candidates:
         rounded = candidate.quantize(step) if decimals else candidate.to_integral_value()
         text = format(rounded.normalize(), "f") if decimals else str(int(rounded))
+        if grouped:
+            text = f"{rounded:,}"
         moves_safely = bound is None or (rounded > value) == (bound == "upper")
         if rounded > 0 and rounded != value and moves_safely and text not in out:
             out.append(text)
@@ -92,7 +98,7 @@ def falsifications(rule: str) -> list[Falsified]:
     found: list[Falsified] = []
     for match in _NUMBER.finditer(rule):
         raw = match.group(1)
-        if len(raw) == 4 and raw.startswith(("19", "20")):
+        if len(raw) == 4 and raw.startswith(("19", "20")) and rule[match.end(1) : match.end(1) + 1] == "年":
             continue  # a year: changing it makes a date trap rather than a wrong rule
         for variant in _number_variants(raw, _bound(rule, match.start(1), match.end(1))):
             text = rule[: match.start(1)] + variant + rule[match.end(1) :]

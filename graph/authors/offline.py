@@ -10,6 +10,7 @@ import random
 import re
 from typing import Any
 
+import calc
 from graph.authors import phrases as P
 from graph.authors.base import Authored, AuthorError, CalcChoice, Choice, Review, Task
 from graph.authors.calc_text import calc_mistakes, describe_facts, describe_value, number_variants
@@ -233,7 +234,7 @@ class OfflineAuthor:
         rng = self._rng(task, "calc")
         example = rng.choice(examples)
         args = dict(example.args)
-        if task.mode == "flexible":
+        if task.mode == "flexible" or task.attempt > 0:
             args = _vary_amounts(args, rng)
         return Choice(choice=CalcChoice(calculator=example.calculator, args=args))
 
@@ -359,10 +360,18 @@ def _restate_conclusion(explanation: str, letters: str) -> str:
 
 
 def _target_field(slice_: Slice, choice: CalcChoice, result: dict[str, Any]) -> str:
+    """The result the textbook's example asks for; of several, the one the calculator lists last (its
+    final figure, e.g. the tax rather than the base it is computed on)."""
+    order = list(calc.REGISTRY[choice.calculator].results)
     for example in slice_.calc_examples:
         if example.calculator == choice.calculator:
-            for field in example.expected:
-                if isinstance(result.get(field), int | float) and result[field]:
+            asked = sorted((f for f in example.expected if f in order), key=order.index, reverse=True)
+            for field in asked:
+                if (
+                    isinstance(result.get(field), int | float)
+                    and not isinstance(result[field], bool)
+                    and result[field]
+                ):
                     return field
     numeric = [k for k, v in result.items() if isinstance(v, int | float) and not isinstance(v, bool) and v]
     if not numeric:

@@ -7,14 +7,14 @@ JUDGE_FLEXIBLE = "{person}在办理业务时向同事解释{topic}：“{stateme
 CHOICE_TRUE_STRICT = "关于{topic}，下列说法正确的是（　）。"
 CHOICE_FALSE_STRICT = "关于{topic}，下列说法错误的是（　）。"
 CHOICE_MULTI_STRICT = "关于{topic}，下列说法正确的有（　）。"
-CHOICE_TRUE_FLEXIBLE = "{person}向从业人员咨询{topic}的规定。从业人员的下列答复中，正确的是（　）。"
-CHOICE_FALSE_FLEXIBLE = "{person}向从业人员咨询{topic}的规定。从业人员的下列答复中，错误的是（　）。"
-CHOICE_MULTI_FLEXIBLE = "{person}向从业人员咨询{topic}的规定。从业人员的下列答复中，正确的有（　）。"
+CHOICE_TRUE_FLEXIBLE = "{person}向从业人员咨询“{topic}”方面的问题。从业人员的下列答复中，正确的是（　）。"
+CHOICE_FALSE_FLEXIBLE = "{person}向从业人员咨询“{topic}”方面的问题。从业人员的下列答复中，错误的是（　）。"
+CHOICE_MULTI_FLEXIBLE = "{person}向从业人员咨询“{topic}”方面的问题。从业人员的下列答复中，正确的有（　）。"
 PARAM_STRICT = "根据教材，{topic}中{name}为（　）。"
-PARAM_FLEXIBLE = "{person}在实际业务中需要确认{name}。根据{topic}的规定，应为（　）。"
+PARAM_FLEXIBLE = "{person}在实际业务中需要确认{name}。按照“{topic}”的内容，应为（　）。"
 
-CALC_STRICT = "已知{facts}。根据{topic}，{target}为（　）。"
-CALC_FLEXIBLE = "{person}正在办理一笔业务：{facts}。请按{topic}的规定计算，{target}为（　）。"
+CALC_STRICT = "已知{facts}。按照“{topic}”计算，{target}为（　）。"
+CALC_FLEXIBLE = "{person}正在办理一笔业务：{facts}。按照“{topic}”计算，{target}为（　）。"
 CALC_JUDGE = "已知{facts}，则{target}为{value}。（　）"
 
 PERSONS = ("张先生", "李女士", "王女士", "赵先生", "陈女士", "刘先生", "周女士", "孙先生")

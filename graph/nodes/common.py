@@ -22,6 +22,7 @@ def build_task(state: GenerationState, ctx: GenerationContext) -> Task:
         qtype=request.qtype,
         mode=request.mode,
         seed=request.seed + state.get("attempt", 0),
+        attempt=state.get("attempt", 0),
         examples=examples,
         neighbours=ctx.knowledge.neighbours(slice_),
         report=report,

@@ -33,7 +33,7 @@ async def router(state: GenerationState, runtime: Runtime[GenerationContext]) ->
         current = ctx.knowledge.get(slice_id)
         if slice_fault:
             other = ctx.knowledge.alternative(
-                current, tried + [slice_id], request.seed, request.calculation_only
+                current, [*tried, slice_id], request.seed, request.calculation_only
             )
             if other is not None:
                 slice_id = other.id

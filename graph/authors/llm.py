@@ -1,0 +1,236 @@
+"""The model-backed author: any OpenAI-compatible endpoint through langchain-openai's ChatOpenAI.
+
+HTTP failures (timeouts, 429, 5xx) are retried by the OpenAI client with exponential backoff up to
+`max_retries`; replies that do not parse into the schema are re-asked up to `parse_retries` times. Whatever
+still fails becomes an AuthorError, which the graph turns into a fatal report — never a crash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+from typing import Any, TypeVar
+
+import httpx
+import openai
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_openai import ChatOpenAI
+from pydantic import BaseModel, SecretStr, ValidationError
+
+import calc
+from calc.labels import result_label
+from graph import prompts
+from graph.authors.base import Authored, AuthorError, CalcChoice, Choice, Review, Task
+from graph.schemas import Calculation, Draft, Issue, Question, ReviewVerdict, VerificationReport
+from retrieval.models import MotherQuestion, Slice
+from settings.model import LLMSettings
+
+Schema = TypeVar("Schema", bound=BaseModel)
+_TYPE_NAMES = {"single": "单项选择题", "multi": "多项选择题", "judge": "判断题"}
+_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
+_MODEL_ERRORS = (openai.OpenAIError, httpx.HTTPError, asyncio.TimeoutError)
+
+
+class MissingApiKey(RuntimeError):
+    """The configured key variable is unset; raised at start-up, naming the variable (never a value)."""
+
+
+def material(slice_: Slice) -> str:
+    parts = [slice_.text, *slice_.tables, *slice_.formulas, *slice_.examples, *slice_.rules]
+    parts += [f"{p.name}：{p.value}{p.unit}" for p in slice_.key_params]
+    return "\n".join(part for part in parts if part)
+
+
+def _example_text(examples: list[MotherQuestion]) -> str:
+    if not examples:
+        return "（无）"
+    blocks = []
+    for q in examples:
+        options = "\n".join(f"{chr(65 + i)}. {o}" for i, o in enumerate(q.options))
+        blocks.append(f"{q.stem}\n{options}\n答案：{q.answer}")
+    return "\n\n".join(blocks)
+
+
+def _issues_text(issues: list[Issue]) -> str:
+    return "\n".join(f"- [{i.type}/{i.severity}] {i.detail}" for i in issues) or "（无）"
+
+
+def _usage(message: BaseMessage | None) -> dict[str, int]:
+    meta = getattr(message, "usage_metadata", None) or {}
+    return {
+        "model_calls": 1,
+        "input_tokens": int(meta.get("input_tokens", 0)),
+        "output_tokens": int(meta.get("output_tokens", 0)),
+    }
+
+
+def _add(total: dict[str, int], more: dict[str, int]) -> dict[str, int]:
+    return {key: total.get(key, 0) + more.get(key, 0) for key in {*total, *more}}
+
+
+def parse_reply(message: AIMessage, schema: type[Schema]) -> Schema:
+    """Tool-call arguments first, then the message text with or without a ```json fence."""
+    for call in message.tool_calls or []:
+        return schema.model_validate(call["args"])
+    text = message.content if isinstance(message.content, str) else json.dumps(message.content)
+    fenced = _FENCE.match(text)
+    body = fenced.group(1) if fenced else text.strip()
+    start, end = body.find("{"), body.rfind("}")
+    if start < 0 or end < start:
+        raise ValueError("回复中没有 JSON 对象")
+    return schema.model_validate(json.loads(body[start : end + 1]))
+
+
+class LLMAuthor:
+    name = "openai"
+
+    def __init__(self, settings: LLMSettings, environ: dict[str, str] | None = None) -> None:
+        env = os.environ if environ is None else environ
+        key = env.get(settings.api_key_env, "")
+        if not key:
+            raise MissingApiKey(f"[llm] provider is openai but ${settings.api_key_env} is not set")
+        self.settings = settings
+        self.chat = ChatOpenAI(
+            model=settings.model,
+            base_url=settings.base_url,
+            api_key=SecretStr(key),
+            temperature=settings.temperature,
+            timeout=settings.timeout,
+            max_retries=settings.max_retries,
+        )
+        self._slots = asyncio.Semaphore(settings.max_concurrency)
+
+    async def _call(self, runnable: Any, messages: list[BaseMessage]) -> AIMessage:
+        try:
+            async with self._slots:
+                return await runnable.ainvoke(messages)
+        except _MODEL_ERRORS as exc:
+            raise AuthorError(f"模型调用失败（{type(exc).__name__}）") from exc
+
+    async def _structured(self, schema: type[Schema], prompt: str) -> tuple[Schema, dict[str, int]]:
+        method = self.settings.structured_output
+        system = prompts.SYSTEM
+        if method == "json_mode":
+            schema_text = json.dumps(schema.model_json_schema(), ensure_ascii=False)
+            system += prompts.JSON_SCHEMA_HINT.format(schema=schema_text)
+        if method == "function_calling":
+            runnable = self.chat.bind_tools([schema], tool_choice=schema.__name__)
+        elif method == "json_mode":
+            runnable = self.chat.bind(response_format={"type": "json_object"})
+        else:
+            runnable = self.chat.bind(
+                response_format={
+                    "type": "json_schema",
+                    "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema()},
+                }
+            )
+        messages: list[BaseMessage] = [SystemMessage(system), HumanMessage(prompt)]
+        usage: dict[str, int] = {}
+        error = ""
+        for _ in range(self.settings.parse_retries + 1):
+            reply = await self._call(runnable, messages)
+            usage = _add(usage, _usage(reply))
+            try:
+                return parse_reply(reply, schema), usage
+            except (ValueError, ValidationError, json.JSONDecodeError) as exc:
+                error = str(exc).splitlines()[0][:200]
+                messages = [*messages[:2], HumanMessage(prompts.PARSE_RETRY.format(error=error))]
+        raise AuthorError(f"模型连续{self.settings.parse_retries + 1}次返回无法解析的内容：{error}")
+
+    def _draft_prompt(self, task: Task) -> str:
+        previous = ""
+        if task.report and task.report.issues:
+            previous = prompts.PREVIOUS_REPORT.format(issues=_issues_text(task.report.issues))
+        return prompts.DRAFT.format(
+            type_name=_TYPE_NAMES[task.qtype],
+            type_rule=prompts.TYPE_RULES[task.qtype],
+            mode_rule=prompts.MODE_RULES[task.mode],
+            path=task.slice.path_text,
+            material=material(task.slice),
+            examples=_example_text(task.examples),
+            previous=previous,
+        )
+
+    async def draft(self, task: Task) -> Authored:
+        draft, usage = await self._structured(Draft, self._draft_prompt(task))
+        return Authored(draft=draft, qtype=task.qtype, usage=usage)
+
+    async def choose_calculation(self, task: Task, candidates: list[str]) -> Choice:
+        names = candidates or list(calc.REGISTRY)
+        tools = [calc.REGISTRY[name].tool_schema() for name in names]
+        prompt = prompts.CHOOSE_CALCULATOR.format(
+            mode_rule=prompts.MODE_RULES[task.mode], path=task.slice.path_text, material=material(task.slice)
+        )
+        reply = await self._call(
+            self.chat.bind_tools(tools), [SystemMessage(prompts.SYSTEM), HumanMessage(prompt)]
+        )
+        usage = _usage(reply)
+        for call in reply.tool_calls or []:
+            if call["name"] in calc.REGISTRY:
+                return Choice(
+                    choice=CalcChoice(calculator=call["name"], args=dict(call["args"])), usage=usage
+                )
+        return Choice(choice=None, usage=usage)
+
+    async def draft_calculation(self, task: Task, choice: CalcChoice, result: dict[str, Any]) -> Authored:
+        numeric = [k for k, v in result.items() if isinstance(v, int | float) and not isinstance(v, bool)]
+        if not numeric:
+            raise AuthorError(f"计算器{choice.calculator}没有数值结果")
+        field = next((k for k in numeric if result[k]), numeric[0])
+        label, unit = result_label(choice.calculator, field)
+        qtype = task.qtype if task.qtype in ("single", "judge") else "single"
+        prompt = prompts.DRAFT_CALCULATION.format(
+            type_name=_TYPE_NAMES[qtype],
+            type_rule=prompts.TYPE_RULES[qtype],
+            mode_rule=prompts.MODE_RULES[task.mode],
+            path=task.slice.path_text,
+            material=material(task.slice),
+            calculator=choice.calculator,
+            args=json.dumps(choice.args, ensure_ascii=False),
+            result=json.dumps(result, ensure_ascii=False),
+            field=field,
+            label=label,
+            unit=unit or "无",
+            value=result[field],
+        )
+        draft, usage = await self._structured(Draft, prompt)
+        calculation = Calculation(
+            calculator=choice.calculator, args=choice.args, field=field, value=result[field]
+        )
+        return Authored(draft=draft, qtype=qtype, calculation=calculation, usage=usage)
+
+    async def fix(self, task: Task, question: Question, report: VerificationReport) -> Authored | None:
+        shown = json.dumps(
+            {
+                "stem": question.stem,
+                "options": question.options,
+                "answer": question.answer_text,
+                "explanation": question.explanation,
+            },
+            ensure_ascii=False,
+            indent=1,
+        )
+        prompt = prompts.FIX.format(
+            question=shown,
+            issues=_issues_text(report.issues),
+            suggestions="\n".join(report.suggestions) or "（无）",
+            path=task.slice.path_text,
+            material=material(task.slice),
+        )
+        draft, usage = await self._structured(Draft, prompt)
+        return Authored(draft=draft, qtype=question.qtype, calculation=question.calculation, usage=usage)
+
+    async def review(self, task: Task, question: Question) -> Review | None:
+        prompt = prompts.REVIEW.format(
+            type_name=_TYPE_NAMES[question.qtype],
+            stem=question.stem,
+            options="\n".join(f"{chr(65 + i)}. {o}" for i, o in enumerate(question.options)),
+            explanation=question.explanation,
+            path=task.slice.path_text,
+            material=material(task.slice),
+        )
+        verdict, usage = await self._structured(ReviewVerdict, prompt)
+        issues = [issue.model_copy(update={"source": "model"}) for issue in verdict.issues]
+        return Review(answer=verdict.answer, issues=issues, suggestions=verdict.suggestions, usage=usage)
