@@ -10,7 +10,6 @@ neighbours are never affected.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +27,7 @@ from retrieval.normalize import (
     strip_option_label,
 )
 from retrieval.problems import Problem, ProblemLog
-from retrieval.tables import cell_text, read_table, require_columns
+from retrieval.tables import cell_text, json_object, read_table, require_columns
 
 STEM = "题干"
 ANSWER = "正确答案"
@@ -241,19 +240,12 @@ class _Importer:
         return None
 
     def _calc_check(self, row: _Row) -> dict[str, Any] | None:
-        """JSONL may hold the object itself; spreadsheets hold it as a JSON string."""
         raw = row.values.get(CALC_CHECK)
         if raw in (None, ""):
             return None
-        value = raw
-        if isinstance(raw, str):
-            try:
-                value = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                self.log.add(row.number, CALC_CHECK, f"not valid JSON ({exc.msg}); ignored", "warning")
-                return None
-        if not isinstance(value, dict):
-            self.log.add(row.number, CALC_CHECK, "expected a JSON object; ignored", "warning")
+        value = json_object(raw)
+        if isinstance(value, str):
+            self.log.add(row.number, CALC_CHECK, f"{value}; ignored", "warning")
             return None
         return value
 

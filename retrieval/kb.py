@@ -6,7 +6,6 @@ parameter, say) is reported as a warning and dropped, and the rest of the file i
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +14,7 @@ from typing import Any, TypeVar
 from retrieval.models import MASTERY_LEVELS, CalcExample, KeyParam, Slice
 from retrieval.normalize import clean_multiline, clean_text, join_path, parse_mastery, split_path, stable_id
 from retrieval.problems import Problem, ProblemLog
-from retrieval.tables import cell_text, read_table, require_columns
+from retrieval.tables import cell_text, json_object, read_table, require_columns
 
 PATH = "完整路径"
 MASTERY = "掌握程度"
@@ -87,16 +86,9 @@ def _slice(
 
 
 def _structured(raw: object, row: int, log: ProblemLog) -> dict[str, Any] | None:
-    """Spreadsheets can only hold 结构化内容 as a JSON string; JSONL holds the object itself."""
-    content = raw
-    if isinstance(raw, str):
-        try:
-            content = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            log.add(row, STRUCTURED, f"not valid JSON ({exc.msg})")
-            return None
-    if not isinstance(content, dict):
-        log.add(row, STRUCTURED, f"expected an object, found {type(content).__name__}")
+    content = json_object(raw)
+    if isinstance(content, str):
+        log.add(row, STRUCTURED, content)
         return None
     parts = [_text(content, key, row, log) for key in ("context_before", "context_after")]
     fields: dict[str, Any] = {"text": "\n".join(p for p in parts if p)}

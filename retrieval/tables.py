@@ -99,6 +99,18 @@ def _read_any(path: Path, log: ProblemLog) -> Table | None:
     return None
 
 
+def json_object(value: object) -> dict[str, Any] | str:
+    """An object held as itself (JSONL) or as JSON text (a spreadsheet cell); otherwise why it is not one."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError as exc:
+            return f"not valid JSON ({exc.msg})"
+    if not isinstance(value, dict):
+        return f"expected a JSON object, found {type(value).__name__}"
+    return value
+
+
 def read_table(path: Path, log: ProblemLog) -> Table | None:
     """None after logging a fatal problem when the file cannot be read as a table or holds no rows."""
     table = _read_any(path, log)
@@ -154,7 +166,16 @@ def _read_excel(path: Path, log: ProblemLog) -> Table | None:
 
 
 def _decode(data: bytes, log: ProblemLog) -> tuple[str, str] | None:
-    """The text and the name of the encoding that read it, for the report."""
+    """The text and the name of the encoding that read it, for the report.
+
+    UTF-16 is recognised by its BOM only: Excel's "Unicode text" export writes one, and without it the NUL
+    bytes of UTF-16 are indistinguishable from a binary file.
+    """
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16"), "utf-16"
+        except UnicodeDecodeError:
+            pass
     if b"\x00" in data:
         log.fatal("binary data, not a text table")
         return None
