@@ -98,6 +98,8 @@ def parse_name(name: str) -> Name:
 def best_match(name: str, candidates: Iterable[str]) -> str | None:
     """The candidate that matches `name` best by ordinal and title, or None if none matches well enough."""
     wanted = parse_name(name)
+    if wanted.ordinal is None and not wanted.title:
+        return None
     best, best_score = None, 0.0
     for candidate in candidates:
         score = wanted.score(parse_name(candidate))

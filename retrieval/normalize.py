@@ -37,7 +37,9 @@ def clean_multiline(value: str) -> str:
 
 
 def split_path(value: str) -> tuple[str, ...]:
-    """Path levels in canonical form; empty levels are kept so the caller can report them."""
+    """Path levels in canonical form: whitespace runs inside a level become one space, so the tree and
+    /quiz show "第四篇 交易税费" whichever spacing the file used. Empty levels are kept for the caller
+    to report."""
     return tuple(clean_text(level) for level in value.replace("＞", ">").split(">"))
 
 

@@ -191,3 +191,9 @@ def test_question_without_alignment_is_unassigned_not_lost() -> None:
     slices, questions = sample_tree_inputs()
     tree = build_tree(slices, [replace(q, kb_chapter=None) for q in questions])
     assert sum(sum(c.values()) for c in tree.unaligned.values()) == len(questions)
+
+
+def test_empty_query_finds_nothing() -> None:
+    tree = build_tree([make_slice("第一篇 基础", "第一章")], [])
+    assert tree.find("  ") == []
+    assert [c.key for c in tree.find("第一章")] == [("第一篇 基础", "第一章")]
