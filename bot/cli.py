@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from settings import SettingsError, load_settings
 
-COMMAND_MODULES: tuple[str, ...] = ("data", "calc", "generate")
+COMMAND_MODULES: tuple[str, ...] = ("data", "calc", "generate", "critic_eval")
 
 
 def build_parser() -> argparse.ArgumentParser:

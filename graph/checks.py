@@ -95,13 +95,24 @@ def check_text(q: Question) -> list[Issue]:
     if stated is not None and stated != q.answer_text:
         issues.append(_issue("answer_mismatch", "major", f"解析结论为{stated}，与答案{q.answer_text}不一致"))
     if q.qtype != "judge":
-        for letter in q.answer:
-            index = ord(letter) - 65
-            if index < len(q.options):
-                option = q.options[index].strip()
-                if len(option) >= GIVE_AWAY_MIN_CHARS and option in q.stem:
-                    issues.append(_issue("logical_flaw", "major", f"题干直接包含了正确选项{letter}的内容"))
+        issues += _give_aways(q)
     return issues
+
+
+def _give_aways(q: Question) -> list[Issue]:
+    """A correct option's text inside the stem gives the answer away. A number may legitimately appear in
+    the data of a calculation stem, so a numeric option only counts when it follows the blank."""
+    found = []
+    after_blank = q.stem.split(BLANK, 1)[1] if BLANK in q.stem else ""
+    for letter in q.answer:
+        index = ord(letter) - 65
+        if index >= len(q.options):
+            continue
+        option = q.options[index].strip()
+        searched = after_blank if any(ch.isdigit() for ch in option) else q.stem
+        if len(option) >= GIVE_AWAY_MIN_CHARS and option in searched:
+            found.append(_issue("logical_flaw", "major", f"题干直接包含了正确选项{letter}的内容"))
+    return found
 
 
 def check_calculation(q: Question, recompute: Recompute) -> list[Issue]:

@@ -122,4 +122,7 @@ def numbers_in(text: str) -> list[float]:
 
 
 def same_number(a: float, b: float) -> bool:
-    return abs(a - b) <= max(0.01, abs(b) * 1e-9) or (abs(b) < 1 and abs(a - b) < 5e-5)
+    """Equal as stated: money to the cent; a fraction (a rate or ratio below 1) to half a basis point."""
+    if abs(b) < 1:
+        return abs(a - b) < 5e-5
+    return abs(a - b) <= 0.01 + 1e-9
