@@ -28,7 +28,10 @@ def as_question(mother: MotherQuestion, check: dict[str, Any] | None) -> Questio
     calculation = None
     if check:
         calculation = Calculation(
-            calculator=check["calculator"], args=check["args"], field=check["field"], value=check.get("expected")
+            calculator=check["calculator"],
+            args=check["args"],
+            field=check["field"],
+            value=check.get("expected"),
         )
     context = f"{mother.case_text}\n" if mother.case_text else ""
     authored = {
