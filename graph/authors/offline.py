@@ -98,16 +98,15 @@ class OfflineAuthor:
             stem=stem, options=list(JUDGE_OPTIONS), answer=letter, explanation=explanation, difficulty=0.3
         )
 
-    def _true_pool(self, task: Task, need: int) -> tuple[list[str], str]:
-        """True statements for a choice question, widened to neighbouring slices when one slice is thin."""
+    def _pools(self, task: Task) -> list[tuple[list[str], str]]:
+        """Statement pools to build a choice question from: the slice alone (asked about its own topic), then
+        widened with neighbouring slices (asked about the section) when one slice is too thin."""
         own = statements(task.slice)
-        if len(own) >= need:
-            return own, topic_of(task.slice.title)
-        pool = list(own)
+        widened = list(own)
         for other in task.neighbours:
-            pool += [s for s in statements(other) if s not in pool]
+            widened += [s for s in statements(other) if s not in widened]
         section = task.slice.path[2] if len(task.slice.path) > 3 else task.slice.path[-2]
-        return pool, topic_of(section)
+        return [(own, topic_of(task.slice.title)), (widened, topic_of(section))]
 
     def _false_options(
         self, truths: list[str], count: int, rng: random.Random, avoid: set[str]
@@ -131,16 +130,25 @@ class OfflineAuthor:
                 break
         return picked
 
+    def _pick_statements(
+        self, task: Task, rng: random.Random, true_count: int, false_count: int
+    ) -> tuple[list[str], list[Falsified], str] | None:
+        for pool, topic in self._pools(task):
+            if len(pool) <= true_count:
+                continue
+            truths = rng.sample(pool, true_count)
+            falses = self._false_options(pool, false_count, rng, set(pool))
+            if len(falses) == false_count:
+                return truths, falses, topic
+        return None
+
     def _choice(
         self, task: Task, rng: random.Random, true_count: int, option_count: int, frame: str
     ) -> Draft:
-        pool, topic = self._true_pool(task, true_count + 1)
-        if len(pool) < true_count:
-            raise AuthorError(f"知识点“{task.slice.title}”的可用规则不足{true_count}条")
-        truths = rng.sample(pool, true_count)
-        falses = self._false_options(pool, option_count - true_count, rng, set(pool))
-        if len(falses) < option_count - true_count:
-            raise AuthorError(f"知识点“{task.slice.title}”的规则无法改写出足够的干扰项")
+        picked = self._pick_statements(task, rng, true_count, option_count - true_count)
+        if picked is None:
+            raise AuthorError(f"知识点“{task.slice.title}”及相邻知识点的规则不足以构成{option_count}个选项")
+        truths, falses, topic = picked
         entries: list[tuple[str, Falsified | None]] = [(t, None) for t in truths] + [
             (f.text, f) for f in falses
         ]

@@ -29,7 +29,8 @@ async def router(state: GenerationState, runtime: Runtime[GenerationContext]) ->
     if rerouting:
         reroutes = state.get("reroutes", 0) + 1
         issues = state["report"].get("issues", [])
-        slice_fault = any(i["type"] in _SLICE_FAULTS for i in issues) or reroutes >= 2
+        fatal = state["report"].get("status") == "fatal"
+        slice_fault = fatal or reroutes >= 2 or any(i["type"] in _SLICE_FAULTS for i in issues)
         current = ctx.knowledge.get(slice_id)
         if slice_fault:
             other = ctx.knowledge.alternative(

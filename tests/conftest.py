@@ -1,0 +1,27 @@
+"""Shared fixtures: settings isolated in a temporary folder, and the bundled sample loaded once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from retrieval.sources import Sources, load_sources
+from settings import Settings, load_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def sample_sources() -> Sources:
+    settings = load_settings(ROOT / "config.toml", environ={})
+    return load_sources(settings.data.knowledge_base, settings.data.question_bank)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """The project's config with every file it writes moved into tmp_path."""
+    loaded = load_settings(ROOT / "config.toml", environ={})
+    loaded.graph.checkpoint_db = tmp_path / "checkpoints.sqlite"
+    loaded.storage.database = tmp_path / "examforge.sqlite"
+    return loaded

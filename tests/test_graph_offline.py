@@ -1,0 +1,157 @@
+"""The loop with the offline author over the bundled sample: what a learner would get from /quiz."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+import calc
+from graph.checkpoint import checkpoint_rows
+from graph.format import numbers_in, same_number
+from graph.service import GenerationService, Result
+from retrieval.sources import Sources
+from settings import Settings
+
+
+async def _open(settings: Settings, sources: Sources) -> GenerationService:
+    return await GenerationService.open(settings, sources=sources)
+
+
+def _nodes(result: Result) -> list[str]:
+    return [step["node"] for step in result.trace]
+
+
+async def test_every_chapter_type_and_mode_yields_a_verified_question(settings, sample_sources):
+    service = await _open(settings, sample_sources)
+    failures = []
+    produced = 0
+    try:
+        for chapter in sample_sources.tree.chapters:
+            if not chapter.slices:
+                continue
+            for qtype in ("judge", "single", "multi"):
+                for mode in ("strict", "flexible"):
+                    request = service.new_request(1, qtype, mode, [chapter.key])
+                    result = await service.generate(request)
+                    produced += 1
+                    if result.outcome != "passed" or result.question.qtype != qtype:
+                        failures.append((chapter.name, qtype, mode, result.outcome, result.failure))
+                    else:
+                        assert tuple(result.question.chapter) == chapter.key
+    finally:
+        await service.close()
+    assert produced >= 48
+    assert failures == []
+
+
+async def test_finance_answers_equal_their_calculator(settings, sample_sources):
+    service = await _open(settings, sample_sources)
+    checked = 0
+    try:
+        for _ in range(12):
+            request = service.new_request(2, "single", "flexible", calculation_only=True)
+            result = await service.generate(request)
+            assert result.outcome == "passed", result.failure
+            calculation = result.question.calculation
+            if calculation is None:
+                continue
+            expected = calc.run(calculation.calculator, calculation.args)[calculation.field]
+            correct = result.question.options[result.question.correct_indexes[0]]
+            assert any(same_number(n, expected) for n in numbers_in(correct)), (correct, expected)
+            assert result.calc_trace[-1]["result"][calculation.field] == expected
+            checked += 1
+    finally:
+        await service.close()
+    assert checked >= 8, "calculation-only requests should mostly go through the finance expert"
+
+
+async def test_a_batch_of_twenty_has_no_repeated_stem(settings, sample_sources):
+    service = await _open(settings, sample_sources)
+    try:
+        stems = []
+        for index in range(20):
+            qtype = ("judge", "single", "multi")[index % 3]
+            result = await service.generate(service.new_request(3, qtype, "strict"))
+            assert result.ok
+            stems.append(result.question.stem + "|".join(result.question.options))
+    finally:
+        await service.close()
+    assert len(set(stems)) == 20
+
+
+async def test_same_seed_same_question(settings, sample_sources):
+    first = await _open(settings, sample_sources)
+    request = first.new_request(4, "multi", "flexible")
+    try:
+        one = await first.generate(request)
+        two = await first.generate(request.model_copy(update={"question_id": "again"}))
+    finally:
+        await first.close()
+    assert one.question.stem == two.question.stem
+    assert one.question.options == two.question.options
+
+
+async def test_a_finished_thread_is_pruned_to_one_checkpoint(settings, sample_sources):
+    service = await _open(settings, sample_sources)
+    try:
+        result = await service.generate(service.new_request(5, "judge", "strict"))
+        assert await checkpoint_rows(service._saver, result.thread_id) == 1
+        assert await service.purge_chat(5) == 1
+        assert await checkpoint_rows(service._saver, result.thread_id) == 0
+    finally:
+        await service.close()
+
+
+@pytest.mark.parametrize(
+    ("reason", "through"),
+    [("stem_unclear", "fixer"), ("answer_wrong", "router")],
+)
+async def test_revision_after_restart_gives_v2_with_history(settings, sample_sources, reason, through):
+    service = await _open(settings, sample_sources)
+    result = await service.generate(service.new_request(6, "single", "strict"))
+    v1 = result.question
+    await service.close()
+
+    reopened = await _open(settings, sample_sources)
+    try:
+        events = [event async for event in reopened.revise(result.thread_id, reason, "选项B和D说的是一回事")]
+    finally:
+        await reopened.close()
+    revised = events[-1]
+    assert isinstance(revised, Result)
+    assert revised.outcome == "passed"
+    assert revised.version == 2
+    assert [v["version"] for v in revised.versions] == [1, 2]
+    assert revised.versions[0]["question"] == v1.model_dump()
+    assert revised.question.fingerprint() != v1.fingerprint()
+    revision_path = _nodes(revised)[len(_nodes(result)) :]
+    assert revision_path[0] == "critic"
+    assert revision_path[1] == through
+    assert revision_path[-1] == "done"
+    assert "教师反馈" in revised.trace[len(result.trace)]["detail"]
+
+
+async def test_an_unfinished_generation_resumes_after_a_crash(settings, sample_sources):
+    service = await _open(settings, sample_sources)
+    request = service.new_request(7, "multi", "strict")
+
+    async def run_until_writer() -> None:
+        async for event in service.stream(request):
+            if getattr(event, "node", "") == "writer":
+                raise asyncio.CancelledError  # the process dies right after the writer's checkpoint
+
+    with pytest.raises(asyncio.CancelledError):
+        await run_until_writer()
+    await service.close()
+
+    restarted = await _open(settings, sample_sources)
+    try:
+        resumed = await restarted.resume_pending()
+    finally:
+        await restarted.close()
+    assert [r.thread_id for r in resumed] == [request.thread_id]
+    assert resumed[0].outcome == "passed"
+    nodes = _nodes(resumed[0])
+    assert nodes.count("router") == 1, "resumed from the checkpoint, not started again"
+    assert nodes[-2:] == ["critic", "done"]
