@@ -21,14 +21,19 @@ class KnowledgeIndex:
     def __init__(self, slices: list[Slice]) -> None:
         self.by_id = {s.id: s for s in slices}
         self.slices = slices
+        self._by_section: dict[tuple[str, ...], list[Slice]] = {}
+        self._by_chapter: dict[tuple[str, ...], list[Slice]] = {}
+        for s in slices:
+            self._by_section.setdefault(s.path[:3], []).append(s)
+            self._by_chapter.setdefault(s.chapter, []).append(s)
 
     def get(self, slice_id: str) -> Slice:
         return self.by_id[slice_id]
 
     def neighbours(self, slice_: Slice, limit: int = 6) -> list[Slice]:
         """Slices of the same section first, then of the same chapter: material for distractors."""
-        section = [s for s in self.slices if s.path[:3] == slice_.path[:3] and s.id != slice_.id]
-        chapter = [s for s in self.slices if s.chapter == slice_.chapter and s.path[:3] != slice_.path[:3]]
+        section = [s for s in self._by_section.get(slice_.path[:3], []) if s.id != slice_.id]
+        chapter = [s for s in self._by_chapter.get(slice_.chapter, []) if s.path[:3] != slice_.path[:3]]
         return (section + chapter)[:limit]
 
     def alternative(self, slice_: Slice, tried: list[str], seed: int, calculation_only: bool) -> Slice | None:

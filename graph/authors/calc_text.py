@@ -22,7 +22,7 @@ _ARITHMETIC_SLIPS: tuple[tuple[float, str], ...] = (
 def _enum_names(description: str) -> dict[str, str]:
     """`…：1 首套，2 二套` → {"1": "首套", "2": "二套"}: the words a reader knows the codes by."""
     _, _, listing = description.partition("：")
-    return dict(re.findall(r"(\d+)\s*([^\d，,；;]+)", listing))
+    return dict(re.findall(r"([A-Za-z0-9_]+)\s+([^A-Za-z0-9_，,；;\s]+)", listing))
 
 
 def _label_and_unit(description: str) -> tuple[str, str]:

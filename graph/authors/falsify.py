@@ -98,6 +98,9 @@ def falsifications(rule: str) -> list[Falsified]:
     found: list[Falsified] = []
     for match in _NUMBER.finditer(rule):
         raw = match.group(1)
+        around = rule[max(0, match.start(1) - 1) : match.start(1)] + rule[match.end(1) : match.end(1) + 1]
+        if "-" in around or "/" in around:
+            continue  # part of a written date (2015-03-01): an altered one reads as a typo, not a wrong rule
         if len(raw) == 4 and raw.startswith(("19", "20")) and rule[match.end(1) : match.end(1) + 1] == "年":
             continue  # a year: changing it makes a date trap rather than a wrong rule
         for variant in _number_variants(raw, _bound(rule, match.start(1), match.end(1))):

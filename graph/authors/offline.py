@@ -41,6 +41,8 @@ def statements(slice_: Slice) -> list[str]:
     """The slice's checkable facts as sentences short enough to be options."""
     found = [_sentence(rule) for rule in slice_.rules]
     for param in slice_.key_params:
+        if "例" in param.name:
+            continue  # a worked example's figure is not a rule of the textbook
         found.append(f"{param.name}为{describe_param(param.value, param.unit)}")
     return [s for s in dict.fromkeys(found) if s and len(s) <= OPTION_LIMIT]
 
@@ -100,13 +102,17 @@ class OfflineAuthor:
 
     def _pools(self, task: Task) -> list[tuple[list[str], str]]:
         """Statement pools to build a choice question from: the slice alone (asked about its own topic), then
-        widened with neighbouring slices (asked about the section) when one slice is too thin."""
-        own = statements(task.slice)
-        widened = list(own)
-        for other in task.neighbours:
-            widened += [s for s in statements(other) if s not in widened]
-        section = task.slice.path[2] if len(task.slice.path) > 3 else task.slice.path[-2]
-        return [(own, topic_of(task.slice.title)), (widened, topic_of(section))]
+        widened to its section and then its chapter (asked about those) when one slice is too thin."""
+        pools = [(statements(task.slice), topic_of(task.slice.title))]
+        for depth in (3, 2):
+            if len(task.slice.path) <= depth:
+                continue
+            widened = list(pools[0][0])
+            for other in task.neighbours:
+                if other.path[:depth] == task.slice.path[:depth]:
+                    widened += [s for s in statements(other) if s not in widened]
+            pools.append((widened, topic_of(task.slice.path[depth - 1])))
+        return pools
 
     def _false_options(
         self, truths: list[str], count: int, rng: random.Random, avoid: set[str]
