@@ -265,9 +265,7 @@ class OfflineAuthor:
         ]
         mistakes = [(text, label) for text, label in dict(mistakes).items() if text != right]
         topic = topic_of(task.slice.title)
-        formula = (
-            task.slice.formulas[0] if task.slice.formulas else describe_value(choice.calculator, field, None)
-        )
+        formula = _formula_for(task.slice, target)
         steps = facts
         calculation = Calculation(calculator=choice.calculator, args=choice.args, field=field, value=value)
         if task.qtype == "judge" or len(mistakes) < 3:
@@ -367,6 +365,12 @@ class OfflineAuthor:
 
     async def review(self, task: Task, question: Question) -> Review | None:
         return None
+
+
+def _formula_for(slice_: Slice, target: str) -> str:
+    """The slice's formula for the asked figure (one that names it), else the figure itself."""
+    pairs = {target[i : i + 2] for i in range(len(target) - 1)}
+    return next((f for f in slice_.formulas if any(p in f for p in pairs)), target)
 
 
 def _restate_conclusion(explanation: str, letters: str) -> str:
