@@ -1,0 +1,5 @@
+import sys
+
+from bot.emulator.server import main
+
+sys.exit(main())

@@ -1,0 +1,73 @@
+"""The bot's update queue: getUpdates semantics (offset confirms, long polling) shared by webhook delivery."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bot.emulator.objects import JsonDict
+from bot.emulator.wakeup import Wakeup
+
+# Telegram's default when allowed_updates was never given: everything except these three.
+_OPT_IN_ONLY = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
+MAX_LONG_POLL = 50.0
+
+
+class UpdateQueue:
+    def __init__(self) -> None:
+        self._pending: list[tuple[int, JsonDict]] = []
+        self._last_id = 0
+        self._allowed: frozenset[str] | None = None
+        self._wakeup = Wakeup()
+        self.closed = False
+
+    @property
+    def pending_count(self) -> int:
+        return len(self._pending)
+
+    @property
+    def allowed_updates(self) -> list[str] | None:
+        return sorted(self._allowed) if self._allowed is not None else None
+
+    def set_allowed(self, kinds: Iterable[str] | None) -> None:
+        """Telegram keeps the last non-null choice; an empty list restores the default."""
+        if kinds is None:
+            return
+        chosen = frozenset(kinds)
+        self._allowed = chosen or None
+
+    def accepts(self, kind: str) -> bool:
+        return kind in self._allowed if self._allowed is not None else kind not in _OPT_IN_ONLY
+
+    def push(self, kind: str, payload: JsonDict) -> JsonDict | None:
+        if not self.accepts(kind):
+            return None
+        self._last_id += 1
+        update: JsonDict = {"update_id": self._last_id, kind: payload}
+        self._pending.append((self._last_id, update))
+        self._wakeup.notify()
+        return update
+
+    def confirm(self, offset: int) -> None:
+        """Forget what the bot has seen: ids below a positive offset, or all but the last -offset updates."""
+        if offset < 0:
+            del self._pending[: max(len(self._pending) + offset, 0)]
+        elif offset > 0:
+            self._pending = [
+                (update_id, update) for update_id, update in self._pending if update_id >= offset
+            ]
+
+    def drop_pending(self) -> None:
+        self._pending.clear()
+
+    async def get(self, offset: int, limit: int, timeout: float) -> list[JsonDict]:
+        self.confirm(offset)
+        limit = min(max(limit, 1), 100)
+        found = await self._wakeup.wait_until(
+            lambda: self.closed or [update for _, update in self._pending[:limit]],
+            min(max(timeout, 0.0), MAX_LONG_POLL),
+        )
+        return found if isinstance(found, list) else []
+
+    def close(self) -> None:
+        self.closed = True
+        self._wakeup.notify()
