@@ -246,7 +246,8 @@ class Console:
             return "bot"
         if message.sender_id == self.user.id:
             return None
-        return f"user {message.sender_id}"
+        sender = message.raw.get("from") or message.raw.get("sender_chat") or {}
+        return str(sender.get("first_name") or sender.get("title") or f"user {message.sender_id}")
 
     def _render_message(self, message: ChatMessage, label: str) -> None:
         prefix = f"{self._where(message.chat_id)}{label}> "

@@ -500,3 +500,52 @@ async def test_reset_forgets_people_and_chats(emu: EmulatorClient, bot: telegram
     assert await bot.get_updates() == ()
     with pytest.raises(BadRequest, match=r"(?i)chat not found"):
         await bot.send_message(-1002000000001, "anyone?")
+
+
+async def test_allowed_updates_filters_what_the_bot_hears(
+    emu: EmulatorClient, bot: telegram.Bot, alice: EmuUser
+) -> None:
+    await bot.get_updates(allowed_updates=["message"], timeout=0)
+    await bot.send_message(alice.id, "menu", reply_markup=keyboard("A"))
+    await emu.press(alice, await emu.next_message(alice), "A")
+    await emu.send_text(alice, "typed")
+    assert [u.message.text for u in await updates(bot)] == ["typed"]
+
+
+async def test_a_second_poller_ends_the_first_with_a_conflict(
+    emulator: EmulatorServer, bot: telegram.Bot
+) -> None:
+    first = asyncio.create_task(bot.get_updates(timeout=5))
+    await asyncio.sleep(0.1)
+    async with telegram.Bot(emulator.token, base_url=emulator.base_url) as twin:
+        second = asyncio.create_task(twin.get_updates(timeout=0.2))
+        with pytest.raises(Conflict, match=r"(?i)terminated by other getUpdates request"):
+            await first
+        assert await second == ()
+
+
+async def test_buttons_sharing_a_label_are_told_apart_by_their_data(
+    emu: EmulatorClient, bot: telegram.Bot, alice: EmuUser
+) -> None:
+    twins = InlineKeyboardMarkup(
+        [
+            [InlineKeyboardButton("👍", callback_data="up:1")],
+            [InlineKeyboardButton("👍", callback_data="up:2")],
+        ]
+    )
+    await bot.send_message(alice.id, "two questions", reply_markup=twins)
+    message = await emu.next_message(alice)
+    await emu.press(alice, message, message.buttons[1])
+    (update,) = await updates(bot)
+    assert update.callback_query.data == "up:2"
+
+
+async def test_channel_administrators_post_as_the_channel(emu: EmulatorClient, bot: telegram.Bot) -> None:
+    editor = await emu.create_user("Editor")
+    channel = await emu.create_channel("Daily quiz", [editor])
+    post = await emu.send_text(editor, "today: loans", channel)
+    assert not post.from_bot
+    posts = [u.channel_post for u in await updates(bot) if u.channel_post]
+    assert [(p.text, p.sender_chat.id) for p in posts] == [("today: loans", channel.id)]
+    await bot.send_message(channel.id, "quiz follows")
+    assert (await emu.next_message(channel)).from_bot

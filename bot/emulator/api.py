@@ -258,11 +258,15 @@ class BotApi:
         """Telegram deletes what it can and skips the rest silently."""
         chat_ref = p.chat_id()
         message_ids = p.structured("message_ids", required=True)
-        if not isinstance(message_ids, list) or not 1 <= len(message_ids) <= 100:
+        if (
+            not isinstance(message_ids, list)
+            or not 1 <= len(message_ids) <= 100
+            or not all(isinstance(message_id, int) for message_id in message_ids)
+        ):
             raise bad_request('field "message_ids" must be an Array of 1-100 Integer')
         for message_id in message_ids:
             try:
-                self.world.delete(chat_ref, int(message_id))
+                self.world.delete(chat_ref, message_id)
             except ApiError:
                 continue
         return True

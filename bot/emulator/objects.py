@@ -279,8 +279,10 @@ class Message:
         return data
 
     def to_view(self) -> JsonDict:
-        """What a person's client shows: the Bot API JSON plus any reply markup (ForceReply, keyboards)."""
+        """What a person's client shows: the Bot API JSON, any reply markup (ForceReply, keyboards), and
+        `by_bot`, since a channel post looks the same whether the bot or an administrator wrote it."""
         data = self.to_api()
+        data["by_bot"] = self.by_bot
         if self.reply_markup is not None:
             data["reply_markup"] = self.reply_markup
         if self.deleted:

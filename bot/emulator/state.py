@@ -129,6 +129,7 @@ class World:
         self.journal = Journal()
         self._serial = itertools.count(1)
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        self.commands: dict[str, list[JsonDict]] = {}
         self._clear()
 
     def _clear(self) -> None:
@@ -137,12 +138,11 @@ class World:
         self.polls: dict[str, Poll] = {}
         self.callbacks: dict[str, CallbackQuery] = {}
         self.files: dict[str, StoredFile] = {}
-        self.commands: dict[str, list[JsonDict]] = {}
         self._next_user_id = 100_001
         self._next_chat_serial = 1
 
     def reset(self) -> None:
-        """Forget every user, chat and pending update; the bot and its webhook stay."""
+        """Forget every user, chat and pending update; the bot, its commands and its webhook stay."""
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
@@ -596,14 +596,9 @@ class World:
         if message is None or message.deleted:
             raise not_found(f"message {message_id} not found in chat {chat.id}")
         buttons = _buttons(message)
-        chosen = next(
-            (
-                b
-                for b in buttons
-                if (data is not None and b.get("callback_data") == data) or b.get("text") == text
-            ),
-            None,
-        )
+        # Callback data identifies a button even when two share a label.
+        key, wanted = ("callback_data", data) if data is not None else ("text", text)
+        chosen = next((button for button in buttons if button.get(key) == wanted), None)
         if chosen is None:
             labels = ", ".join(repr(b.get("text")) for b in buttons) or "none"
             raise bad_request(f"message {message_id} has no button {data or text!r}; its buttons: {labels}")

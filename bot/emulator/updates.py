@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from bot.emulator.errors import ApiError
 from bot.emulator.objects import JsonDict
 from bot.emulator.wakeup import Wakeup
 
 # Telegram's default when allowed_updates was never given: everything except these three.
 _OPT_IN_ONLY = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
 MAX_LONG_POLL = 50.0
+POLLING_CONFLICT = (
+    "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"
+)
 
 
 class UpdateQueue:
@@ -18,6 +22,7 @@ class UpdateQueue:
         self._last_id = 0
         self._allowed: frozenset[str] | None = None
         self._wakeup = Wakeup()
+        self._generation = 0
         self.closed = False
 
     @property
@@ -60,12 +65,24 @@ class UpdateQueue:
         self._pending.clear()
 
     async def get(self, offset: int, limit: int, timeout: float) -> list[JsonDict]:
+        """Pending updates from `offset` on, waiting up to `timeout` for one.
+
+        A newer call ends an older one still waiting with Telegram's 409, which exposes a bot that runs
+        two pollers at once.
+        """
         self.confirm(offset)
         limit = min(max(limit, 1), 100)
+        self._generation += 1
+        mine = self._generation
+        self._wakeup.notify()
         found = await self._wakeup.wait_until(
-            lambda: self.closed or [update for _, update in self._pending[:limit]],
+            lambda: (
+                self.closed or mine != self._generation or [update for _, update in self._pending[:limit]]
+            ),
             min(max(timeout, 0.0), MAX_LONG_POLL),
         )
+        if mine != self._generation and not isinstance(found, list):
+            raise ApiError(409, POLLING_CONFLICT)
         return found if isinstance(found, list) else []
 
     def close(self) -> None:

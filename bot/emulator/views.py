@@ -126,7 +126,7 @@ class ChatMessage:
         return cls(
             chat_id=int(data["chat"]["id"]),
             message_id=int(data["message_id"]),
-            from_bot=bool(sender and sender.get("is_bot")) or ("sender_chat" in data and "from" not in data),
+            from_bot=bool(data.get("by_bot", sender and sender.get("is_bot"))),
             sender_id=int(sender["id"]) if sender else None,
             text=data.get("text"),
             caption=data.get("caption"),
