@@ -215,7 +215,11 @@ class GenerationService:
         async with self._lock(thread_id):
             started = time.perf_counter()
             async for mode, chunk in self._graph.astream(
-                graph_input, config, context=self.context, stream_mode=["updates", "custom"]
+                graph_input,
+                config,
+                context=self.context,
+                stream_mode=["updates", "custom"],
+                durability="sync",
             ):
                 if mode != "updates":
                     continue

@@ -1,0 +1,27 @@
+"""User-facing text: one TOML catalogue per locale in handlers/locales/, looked up by key.
+
+A key missing from a locale falls back to Chinese (the reference catalogue), so a partial translation never
+shows a raw key; tests check that both catalogues define the same keys and placeholders.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from pathlib import Path
+
+LOCALES = ("zh", "en")
+REFERENCE = "zh"
+_FOLDER = Path(__file__).parent / "locales"
+
+
+@cache
+def catalogue(locale: str) -> dict[str, str]:
+    if locale not in LOCALES:
+        raise ValueError(f"unknown locale {locale!r}; expected one of {', '.join(LOCALES)}")
+    return tomllib.loads((_FOLDER / f"{locale}.toml").read_text(encoding="utf-8"))
+
+
+def text(locale: str, key: str, **values: object) -> str:
+    template = catalogue(locale).get(key) or catalogue(REFERENCE)[key]
+    return template.format(**values) if values else template
