@@ -220,6 +220,8 @@ async def test_quiz_with_several_correct_answers_reports_who_chose_what(
     state = next(u.poll for u in received if u.poll)
     assert answer.poll_id == sent.poll.id and answer.user.id == alice.id
     assert answer.option_ids == (0, 2)
+    assert quiz.poll is not None
+    assert telegram.Poll.de_json(quiz.poll.raw, bot).correct_option_ids == (0, 2)
     persistent = [option.persistent_id for option in sent.poll.options]
     assert answer.option_persistent_ids == (persistent[0], persistent[2])
     assert [option.voter_count for option in state.options] == [1, 0, 1]
@@ -269,6 +271,15 @@ async def test_open_period_closes_the_poll_and_later_votes_are_refused(
     assert update.poll.id == sent.poll.id and update.poll.is_closed
     with pytest.raises(EmulatorError, match="poll is closed"):
         await emu.vote(alice, poll_message, [0])
+
+
+async def test_close_date_closes_the_poll(emu: EmulatorClient, bot: telegram.Bot, alice: EmuUser) -> None:
+    # close_date has whole seconds: 1-2 s from now, above the test minimum of 0.2 s.
+    closing = dtm.datetime.now(dtm.UTC).replace(microsecond=0) + dtm.timedelta(seconds=2)
+    sent = await bot.send_poll(alice.id, "Until the bell", ["a", "b"], close_date=closing)
+    assert sent.poll.close_date == closing
+    closed = await emu.wait_for_poll_closed(await emu.wait_for_poll(alice), timeout=3)
+    assert closed.is_closed
 
 
 async def test_stop_poll_closes_once(bot: telegram.Bot, alice: EmuUser) -> None:
@@ -441,6 +452,15 @@ async def test_webhook_delivery_with_secret_header_and_retry(emu: EmulatorClient
         assert await bot.get_updates() == ()
     finally:
         await runner.cleanup()
+
+
+async def test_delete_webhook_can_drop_pending_updates(
+    emu: EmulatorClient, bot: telegram.Bot, alice: EmuUser
+) -> None:
+    await emu.send_text(alice, "left unread")
+    await bot.delete_webhook(drop_pending_updates=True)
+    await emu.send_text(alice, "fresh")
+    assert [u.message.text for u in await updates(bot)] == ["fresh"]
 
 
 async def test_webhooks_stay_on_this_machine(bot: telegram.Bot) -> None:

@@ -81,6 +81,12 @@ class EmulatorClient:
             await self._session.close()
         self._session = None
 
+    def _http(self) -> aiohttp.ClientSession:
+        if self._session is None:
+            # Many simulated people each hold a long poll open: no cap on connections.
+            self._session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+        return self._session
+
     async def _call(
         self,
         method: str,
@@ -89,10 +95,8 @@ class EmulatorClient:
         body: dict[str, Any] | None = None,
         query: dict[str, Any] | None = None,
     ) -> Any:
-        if self._session is None:
-            self._session = aiohttp.ClientSession()
         wait = float((query or {}).get("timeout", 0)) + float((body or {}).get("wait", 0))
-        async with self._session.request(
+        async with self._http().request(
             method,
             f"{self._api}{path}",
             json=body,
@@ -396,9 +400,7 @@ class EmulatorClient:
         return [float(moment) for moment in await self._call("GET", f"/chats/{_chat_id(chat)}/sends")]
 
     async def download(self, file_id: str) -> bytes:
-        if self._session is None:
-            self._session = aiohttp.ClientSession()
-        async with self._session.get(f"{self._api}/files/{file_id}") as response:
+        async with self._http().get(f"{self._api}/files/{file_id}") as response:
             if response.status != 200:
                 payload = await response.json(content_type=None)
                 raise EmulatorError(response.status, str(payload.get("description")))
