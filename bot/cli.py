@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from settings import SettingsError, load_settings
 
-COMMAND_MODULES: tuple[str, ...] = ("data", "calc", "generate", "critic_eval")
+COMMAND_MODULES: tuple[str, ...] = ("data", "calc", "generate", "critic_eval", "run", "demo")
 
 
 def build_parser() -> argparse.ArgumentParser:

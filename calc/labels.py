@@ -55,3 +55,29 @@ _BY_CALCULATOR: dict[tuple[str, str], tuple[str, str]] = {
 def result_label(calculator: str, field: str) -> tuple[str, str]:
     """(label, unit) for a result field; unit is 元, 比例 (a fraction shown as %), ㎡, 年 or empty."""
     return _BY_CALCULATOR.get((calculator, field)) or _BY_FIELD.get(field, (field, COUNT))
+
+
+# Argument values a stem shows in words rather than as the code a calculator takes.
+_VALUE_WORDS: dict[str, str] = {
+    "residential": "住宅",
+    "industrial": "工业",
+    "education": "教育",
+    "science": "科技",
+    "culture": "文化",
+    "health": "卫生",
+    "sports": "体育",
+    "commercial": "商业",
+    "tourism": "旅游",
+    "entertainment": "娱乐",
+    "mixed": "综合",
+    "other": "其他",
+    "provident_fund": "公积金贷款",
+    "payer": "交付定金方",
+    "recipient": "收受定金方",
+    "none": "无人违约",
+}
+
+
+def value_words(value: str) -> str:
+    """The Chinese a learner reads for a coded argument value ("commercial" → "商业")."""
+    return _VALUE_WORDS.get(value, value)

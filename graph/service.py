@@ -22,7 +22,7 @@ from graph.schemas import GenerationRequest, Issue, Question, VerificationReport
 from graph.similarity import duplicate_scorer
 from retrieval.index import QuestionIndex
 from retrieval.models import Slice
-from retrieval.sampler import SliceSampler
+from retrieval.sampler import SamplerState, SliceSampler
 from retrieval.sources import Sources, load_sources
 from settings import Settings
 
@@ -132,8 +132,14 @@ class GenerationService:
         mode: str = "strict",
         chapters: list[tuple[str, ...]] | None = None,
         calculation_only: bool = False,
+        sampler_state: SamplerState | None = None,
     ) -> GenerationRequest:
-        """A request with its slice already drawn for the chat (mastery-weighted, no repeats per cycle)."""
+        """A request with its slice already drawn for the chat (mastery-weighted, no repeats per cycle).
+
+        `sampler_state` is the chat's stored history; it is advanced in place so the caller can store it back.
+        """
+        if sampler_state is not None:
+            self.sampler.states[str(chat_id)] = sampler_state
         slice_ = self.draw_slice(chat_id, chapters, calculation_only)
         return GenerationRequest(
             chat_id=chat_id,

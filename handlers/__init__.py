@@ -1,0 +1,34 @@
+"""python-telegram-bot handlers. `register` wires them onto an Application, in order of precedence."""
+
+from __future__ import annotations
+
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    CommandHandler,
+    MessageHandler,
+    PollAnswerHandler,
+    filters,
+)
+
+from handlers import answers, basic, controls, setup
+from handlers.errors import on_error
+
+
+def register(application: Application) -> None:
+    application.add_handler(CommandHandler("start", basic.start))
+    application.add_handler(CommandHandler("help", basic.help_command))
+    application.add_handler(CommandHandler("lang", basic.lang))
+    application.add_handler(CommandHandler("quiz", setup.quiz))
+    application.add_handler(CommandHandler("cancel", controls.cancel))
+    application.add_handler(CommandHandler("stop", controls.stop))
+    application.add_handler(CallbackQueryHandler(basic.lang_chosen, pattern=r"^lang:"))
+    application.add_handler(CallbackQueryHandler(setup.setup_button, pattern=r"^qs:"))
+    application.add_handler(CallbackQueryHandler(controls.retry, pattern=r"^qr:\d+$"))
+    application.add_handler(CallbackQueryHandler(controls.again, pattern=r"^again$"))
+    application.add_handler(CallbackQueryHandler(controls.vote, pattern=r"^vote:\d+:(up|down)$"))
+    application.add_handler(CallbackQueryHandler(basic.stale_button))
+    application.add_handler(PollAnswerHandler(answers.poll_answer))
+    application.add_handler(MessageHandler(filters.COMMAND, basic.unknown_command))
+    application.add_handler(MessageHandler(filters.TEXT & filters.ChatType.PRIVATE, basic.unknown_text))
+    application.add_error_handler(on_error)

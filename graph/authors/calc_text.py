@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 import calc
-from calc.labels import RATE, result_label
+from calc.labels import RATE, result_label, value_words
 from graph.authors.base import CalcChoice
 
 _OLD_REGIME_DATE = "2023-06-01"
@@ -27,7 +27,7 @@ def _enum_names(description: str) -> dict[str, str]:
 
 def _label_and_unit(description: str) -> tuple[str, str]:
     label, _, unit = description.partition("，")
-    label = re.sub(r"（小数.*?）", "", label).split("：")[0].split("；")[0]
+    label = re.sub(r"（(小数|英文).*?）", "", label).split("：")[0].split("；")[0]
     unit = unit if unit in ("元", "㎡", "年", "平方米") else ""
     return label.strip(), unit
 
@@ -60,7 +60,7 @@ def describe_facts(calculator: str, args: dict[str, Any]) -> str:
             is_fraction = spec.get("maximum") == 1 and "小数" in spec["description"]
             facts.append(f"{label}：{_format_number(float(value), RATE if is_fraction else unit)}")
         else:
-            facts.append(f"{label}：{value}")
+            facts.append(f"{label}：{value_words(str(value))}")
     return "；".join(facts)
 
 

@@ -1,0 +1,105 @@
+"""The PTB Application factory: the same bot for Telegram and for the local emulator, differing only in
+the Bot API base URL. Services (sources, generation loop, store) open in `running` before the
+first update and close after the last, so a stopped bot leaves no connection or half-written checkpoint."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from telegram import BotCommand
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
+
+import handlers
+from bot.metrics import Metrics
+from graph.service import GenerationService
+from handlers.context import SERVICES_KEY, Services
+from retrieval.sources import Sources, load_sources
+from settings import Settings
+from storage import Store
+
+log = logging.getLogger(__name__)
+COMMANDS = (
+    ("quiz", "开始练习 / practise"),
+    ("stop", "结束本轮 / end the round"),
+    ("cancel", "取消 / cancel"),
+    ("lang", "语言 / language"),
+    ("help", "帮助 / help"),
+)
+
+
+class StartupError(RuntimeError):
+    """The bot cannot start: bad data or configuration, with the reason worded for the operator."""
+
+
+def load_checked_sources(settings: Settings) -> Sources:
+    sources = load_sources(settings.data.knowledge_base, settings.data.question_bank)
+    if sources.fatal:
+        raise StartupError("; ".join(str(p) for p in sources.fatal))
+    for problem in sources.problems:
+        log.info("data: %s", problem)
+    return sources
+
+
+def build_application(settings: Settings, token: str, metrics: Metrics | None = None) -> Application:
+    base = settings.telegram.base_url.rstrip("/")
+    file_base = base[: -len("/bot")] + "/file/bot" if base.endswith("/bot") else base + "/file"
+    application = (
+        ApplicationBuilder()
+        .token(token)
+        .base_url(base)
+        .base_file_url(file_base)
+        .rate_limiter(AIORateLimiter(max_retries=3))
+        .concurrent_updates(True)
+        .build()
+    )
+    application.bot_data["settings"] = settings
+    application.bot_data["metrics"] = metrics or Metrics()
+    handlers.register(application)
+    return application
+
+
+async def open_services(application: Application) -> None:
+    settings: Settings = application.bot_data["settings"]
+    sources = load_checked_sources(settings)
+    generation = await GenerationService.open(settings, sources=sources)
+    store = await Store.open(settings.storage.database)
+    application.bot_data[SERVICES_KEY] = Services(
+        settings=settings,
+        sources=sources,
+        generation=generation,
+        store=store,
+        metrics=application.bot_data["metrics"],
+    )
+    await application.bot.set_my_commands([BotCommand(name, about) for name, about in COMMANDS])
+    resumed = await generation.resume_pending()
+    if resumed:
+        log.info("finished %d generation(s) interrupted by the last shutdown", len(resumed))
+
+
+async def close_services(application: Application) -> None:
+    found: Services | None = application.bot_data.pop(SERVICES_KEY, None)
+    if found is None:
+        return
+    for pending in application.bot_data.pop("pending", {}).values():
+        if pending.task is not None:
+            pending.task.cancel()
+    await found.generation.close()
+    await found.store.close()
+
+
+@asynccontextmanager
+async def running(application: Application) -> AsyncIterator[Application]:
+    """Initialise, open the services, start processing updates; undo all of it on the way out."""
+    async with application:
+        await open_services(application)
+        try:
+            await application.start()
+            yield application
+        finally:
+            if application.updater is not None and application.updater.running:
+                await application.updater.stop()
+            if application.running:
+                await application.stop()
+            await close_services(application)

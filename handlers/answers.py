@@ -1,0 +1,44 @@
+"""Poll answers. An answer names only the poll, so the delivery (question version, chat, session) is
+looked up in storage — it works the same after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from handlers.context import services
+from handlers.rounds import grade_private_answer
+from storage.deliveries import Delivery
+
+log = logging.getLogger(__name__)
+# sendPoll returns before the delivery row is written; a very fast answer may arrive in between.
+LOOKUP_RETRIES = 10
+LOOKUP_PAUSE = 0.1
+
+
+async def find_delivery(context: ContextTypes.DEFAULT_TYPE, poll_id: str) -> Delivery | None:
+    store = services(context).store
+    for _ in range(LOOKUP_RETRIES):
+        delivery = await store.deliveries.by_poll(poll_id)
+        if delivery is not None:
+            return delivery
+        await asyncio.sleep(LOOKUP_PAUSE)
+    return None
+
+
+async def poll_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    answer = update.poll_answer
+    found = services(context)
+    found.metrics.updates.inc()
+    if answer.user is None or not answer.option_ids:
+        return  # an anonymous voter or a retracted vote: nothing to grade
+    delivery = await find_delivery(context, answer.poll_id)
+    if delivery is None:
+        log.warning("poll answer for unknown poll %s (update %s)", answer.poll_id, update.update_id)
+        return
+    await found.store.users.upsert(answer.user.id, answer.user.full_name, answer.user.username)
+    if delivery.kind == "private":
+        await grade_private_answer(context.application, delivery, answer.user.id, tuple(answer.option_ids))

@@ -1,0 +1,59 @@
+"""What every handler reaches through `context.bot_data`: the services of this bot process.
+
+Handlers never import LangGraph or SQL: they call the generation service and the store's repositories.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot.metrics import Metrics
+from graph.service import GenerationService
+from handlers.i18n import text
+from retrieval.sources import Sources
+from settings import Settings
+from storage import Store
+
+SERVICES_KEY = "services"
+
+
+@dataclass
+class Services:
+    settings: Settings
+    sources: Sources
+    generation: GenerationService
+    store: Store
+    metrics: Metrics
+    # Background work per chat (generation pipelines, prefetches), so /cancel can stop it.
+    tasks: dict[Any, set] = field(default_factory=dict)
+
+
+def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
+    return context.application.bot_data[SERVICES_KEY]
+
+
+async def user_locale(context: ContextTypes.DEFAULT_TYPE, user_id: int | None) -> str:
+    found = services(context)
+    chosen = await found.store.users.get_locale(user_id) if user_id is not None else None
+    return chosen or found.settings.locale.default
+
+
+async def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+    """Record who and where (so later lookups by id work), and return the user's locale."""
+    found = services(context)
+    found.metrics.updates.inc()
+    user, chat = update.effective_user, update.effective_chat
+    if chat is not None:
+        await found.store.chats.upsert(chat.id, chat.type, chat.title or chat.full_name or "")
+    if user is not None:
+        await found.store.users.upsert(user.id, user.full_name, user.username)
+    return await user_locale(context, user.id if user else None)
+
+
+async def say(update: Update, context: ContextTypes.DEFAULT_TYPE, key: str, **values: object) -> None:
+    locale = await user_locale(context, update.effective_user.id if update.effective_user else None)
+    await update.effective_message.reply_text(text(locale, key, **values))

@@ -1,0 +1,63 @@
+"""Round controls: /cancel, /stop, the retry button after a failed generation, "another round", and
+👍/👎 votes on delivered questions."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from handlers.context import remember, services
+from handlers.i18n import text
+from handlers.rounds import deliver_next, stop_round
+from handlers.setup import cancel_setup, quiz
+
+
+async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    locale = await remember(update, context)
+    had_setup = cancel_setup(context)
+    had_round = await stop_round(
+        context.application, context.bot, update.effective_chat.id, update.effective_user.id, finish=False
+    )
+    key = "cancelled" if had_setup or had_round else "nothing_to_cancel"
+    await update.effective_message.reply_text(text(locale, key))
+
+
+async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    locale = await remember(update, context)
+    cancel_setup(context)
+    stopped = await stop_round(
+        context.application, context.bot, update.effective_chat.id, update.effective_user.id, finish=True
+    )
+    if not stopped:
+        await update.effective_message.reply_text(text(locale, "no_active_round"))
+
+
+async def retry(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    locale = await remember(update, context)
+    session_id = int(query.data.split(":", 1)[1])
+    session = await services(context).store.sessions.get(session_id)
+    if session is None or session.status != "active" or session.user_id != query.from_user.id:
+        await query.answer(text(locale, "stale_button"))
+        return
+    await query.answer()
+    await query.edit_message_reply_markup(None)
+    context.application.create_task(deliver_next(context.application, session_id), update=update)
+
+
+async def again(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await update.callback_query.answer()
+    await update.callback_query.edit_message_reply_markup(None)
+    await quiz(update, context)
+
+
+async def vote(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    locale = await remember(update, context)
+    _, version_id, direction = query.data.split(":")
+    version = await services(context).store.questions.version(int(version_id))
+    if version is None:
+        await query.answer(text(locale, "stale_button"))
+        return
+    await services(context).store.votes.record(query.from_user.id, version.id, 1 if direction == "up" else -1)
+    await query.answer(text(locale, "vote_up_thanks" if direction == "up" else "vote_down_thanks"))

@@ -1,0 +1,74 @@
+"""A canonical question as a Telegram quiz poll, within the Bot API's limits, and the answer feedback."""
+
+from __future__ import annotations
+
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, Poll, ReplyParameters
+
+from graph.format import STEM_LIMIT
+from graph.schemas import Question
+from handlers.i18n import text
+
+
+def vote_keyboard(version_id: int) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton("👍", callback_data=f"vote:{version_id}:up"),
+                InlineKeyboardButton("👎", callback_data=f"vote:{version_id}:down"),
+            ]
+        ]
+    )
+
+
+def option_list(question: Question) -> str:
+    return "\n".join(f"{chr(65 + i)}. {option}" for i, option in enumerate(question.options))
+
+
+async def send_quiz(
+    bot: Bot,
+    chat_id: int,
+    question: Question,
+    locale: str,
+    *,
+    version_id: int,
+    label: str = "",
+    anonymous: bool = False,
+    open_period: int | None = None,
+    reply_to: int | None = None,
+) -> Message:
+    """Send the quiz. A stem too long for a poll goes first as a message and the poll refers to it —
+    never a truncated stem."""
+    stem = f"{label}{question.stem}"
+    if len(stem) > STEM_LIMIT:
+        intro = await bot.send_message(
+            chat_id,
+            f"{stem}\n\n{option_list(question)}\n{text(locale, 'long_stem')}",
+            reply_parameters=ReplyParameters(reply_to) if reply_to else None,
+        )
+        stem, reply_to = text(locale, "poll_question_long"), intro.message_id
+    return await bot.send_poll(
+        chat_id,
+        question=stem,
+        options=question.options,
+        type=Poll.QUIZ,
+        is_anonymous=anonymous,
+        allows_multiple_answers=question.qtype == "multi",
+        correct_option_ids=question.correct_indexes,
+        explanation=question.short_explanation or None,
+        open_period=open_period,
+        reply_markup=vote_keyboard(version_id),
+        reply_parameters=ReplyParameters(reply_to) if reply_to else None,
+    )
+
+
+def letters(indexes: list[int] | tuple[int, ...]) -> str:
+    return "".join(chr(65 + i) for i in sorted(indexes))
+
+
+def answer_feedback(locale: str, question: Question, chosen: tuple[int, ...], correct: bool) -> str:
+    head = (
+        text(locale, "answer_right") if correct else text(locale, "answer_wrong", answer=question.answer_text)
+    )
+    lines = [head, text(locale, "your_choice", choice=letters(chosen))]
+    lines.append(text(locale, "full_explanation", explanation=question.explanation))
+    return "\n".join(lines)

@@ -1,0 +1,223 @@
+"""A learner's private round: each question is generated (the next one while the current one is being
+answered), delivered as a quiz poll, graded when the poll answer arrives, and the round ends with a score.
+
+Everything a restart must survive is in storage (session position, deliveries, attempts, the chat's
+sampler state); only the in-flight generations live in memory and are simply redone after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, ReplyParameters
+from telegram.ext import Application, ContextTypes
+
+from graph.schemas import GenerationRequest
+from graph.service import Progress, Result
+from handlers.context import Services, services
+from handlers.i18n import text
+from handlers.polls import answer_feedback, send_quiz
+from handlers.status import StatusMessage
+from retrieval.sampler import NoSlicesError
+from storage.deliveries import Delivery
+from storage.quiz_settings import QuizSettings
+from storage.sessions import Session
+
+log = logging.getLogger(__name__)
+MIXED_ORDER = ("single", "judge", "multi")
+
+
+@dataclass
+class Pending:
+    """A question being written for one place of a session; its progress is kept so a status message
+    opened later (the learner answered before it was ready) can replay it."""
+
+    request: GenerationRequest
+    task: asyncio.Task[Result] | None = None
+    events: list[Progress] = field(default_factory=list)
+    status: StatusMessage | None = None
+
+
+def _pending(app: Application) -> dict[tuple[int, int], Pending]:
+    return app.bot_data.setdefault("pending", {})
+
+
+def _lock(app: Application, session_id: int) -> asyncio.Lock:
+    return app.bot_data.setdefault("session_locks", {}).setdefault(session_id, asyncio.Lock())
+
+
+def question_type(settings: QuizSettings, position: int) -> str:
+    return MIXED_ORDER[(position - 1) % len(MIXED_ORDER)] if settings.qtype == "mixed" else settings.qtype
+
+
+async def _generate(found: Services, pending: Pending) -> Result:
+    result: Result | None = None
+    async for event in found.generation.stream(pending.request):
+        if isinstance(event, Progress):
+            pending.events.append(event)
+            if pending.status is not None:
+                await pending.status.add(event)
+        else:
+            result = event
+    assert result is not None
+    found.metrics.questions.labels(outcome=result.outcome).inc()
+    found.metrics.latency.observe(result.seconds)
+    found.metrics.model_calls.inc(result.usage.get("model_calls", 0))
+    return result
+
+
+async def _start_generation(app: Application, found: Services, session: Session, position: int) -> Pending:
+    """Draw the slice (the chat's sampler history is stored, so no repeats across restarts) and start."""
+    state = await found.store.chats.get_sampler_state(session.chat_id)
+    settings = session.settings
+    request = found.generation.new_request(
+        session.chat_id,
+        question_type(settings, position),
+        settings.mode,
+        [tuple(c) for c in settings.chapters] or None,
+        settings.calculation_only,
+        sampler_state=state,
+    )
+    await found.store.chats.put_sampler_state(session.chat_id, state)
+    pending = Pending(request=request)
+    pending.task = asyncio.create_task(_generate(found, pending))
+    _pending(app)[(session.id, position)] = pending
+    return pending
+
+
+async def start_round(
+    context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int, chosen: QuizSettings
+) -> None:
+    session = await services(context).store.sessions.create(chat_id, user_id, chosen)
+    context.application.create_task(deliver_next(context.application, session.id), update=None)
+
+
+async def deliver_next(app: Application, session_id: int) -> None:
+    found: Services = app.bot_data["services"]
+    async with _lock(app, session_id):
+        session = await found.store.sessions.get(session_id)
+        if session is None or session.status != "active":
+            return
+        locale = await found.store.users.get_locale(session.user_id) or found.settings.locale.default
+        position, count = session.position + 1, session.settings.count
+        if position > count:
+            await finish_round(app, session_id, locale)
+            return
+        pending = _pending(app).pop((session_id, position), None)
+        try:
+            pending = pending or await _start_generation(app, found, session, position)
+        except NoSlicesError as exc:
+            await found.store.sessions.cancel(session_id)
+            await app.bot.send_message(session.chat_id, text(locale, "no_slices", reason=exc))
+            return
+        status = None
+        if not pending.task.done():
+            status = StatusMessage(
+                app.bot, session.chat_id, locale, text(locale, "status_title", number=position, count=count)
+            )
+            await status.open()
+            for event in pending.events:
+                await status.add(event)
+            pending.status = status
+        result = await pending.task
+        if status is not None:
+            done_title = "status_done" if result.ok else "status_title"
+            await status.close(text(locale, done_title, number=position, count=count))
+        if not result.ok:
+            retry = InlineKeyboardMarkup(
+                [[InlineKeyboardButton(text(locale, "retry"), callback_data=f"qr:{session_id}")]]
+            )
+            await app.bot.send_message(
+                session.chat_id, text(locale, "generation_failed", reason=result.failure), reply_markup=retry
+            )
+            return
+        await _deliver(app, found, session, position, pending.request, result, locale)
+        if position < count:
+            await _start_generation(app, found, session, position + 1)
+
+
+async def _deliver(
+    app: Application, found: Services, session: Session, position: int, request, result: Result, locale: str
+) -> None:
+    version = await found.store.questions.record(
+        request,
+        result.question,
+        number=result.version,
+        flagged=result.outcome == "flagged",
+        session_id=session.id,
+    )
+    message = await send_quiz(
+        app.bot,
+        session.chat_id,
+        result.question,
+        locale,
+        version_id=version.id,
+        label=f"{position}/{session.settings.count} ",
+    )
+    await found.store.deliveries.record(
+        poll_id=message.poll.id,
+        version_id=version.id,
+        chat_id=session.chat_id,
+        message_id=message.message_id,
+        kind="private",
+        session_id=session.id,
+        position=position,
+    )
+    await found.store.sessions.advance(session.id)
+    if result.outcome == "flagged":
+        await app.bot.send_message(session.chat_id, text(locale, "flagged_note"))
+
+
+async def grade_private_answer(
+    app: Application, delivery: Delivery, user_id: int, option_ids: tuple[int, ...]
+) -> None:
+    """Record the answer (committed before any reply), explain, and move the round on."""
+    found: Services = app.bot_data["services"]
+    recorded = await found.store.attempts.record(delivery.id, user_id, option_ids)
+    if not recorded.new:
+        return
+    locale = await found.store.users.get_locale(user_id) or found.settings.locale.default
+    version = await found.store.questions.version(delivery.version_id)
+    await app.bot.send_message(
+        delivery.chat_id,
+        answer_feedback(locale, version.question, recorded.attempt.option_ids, recorded.attempt.correct),
+        reply_parameters=ReplyParameters(delivery.message_id),
+    )
+    if delivery.session_id is not None:
+        app.create_task(deliver_next(app, delivery.session_id))
+
+
+async def finish_round(app: Application, session_id: int, locale: str) -> None:
+    found: Services = app.bot_data["services"]
+    session = await found.store.sessions.get(session_id)
+    if session is None or not await found.store.sessions.finish(session_id):
+        return
+    score = await found.store.sessions.score(session_id)
+    again = InlineKeyboardMarkup([[InlineKeyboardButton(text(locale, "again"), callback_data="again")]])
+    await app.bot.send_message(
+        session.chat_id,
+        text(locale, "round_finished", right=score.correct, total=score.total),
+        reply_markup=again,
+    )
+
+
+def drop_pending(app: Application, session_id: int) -> None:
+    for key in [k for k in _pending(app) if k[0] == session_id]:
+        _pending(app).pop(key).task.cancel()
+
+
+async def stop_round(app: Application, bot: Bot, chat_id: int, user_id: int, finish: bool) -> bool:
+    """End the learner's active round: /stop scores it, /cancel just drops it."""
+    found: Services = app.bot_data["services"]
+    session = await found.store.sessions.active(chat_id, user_id)
+    if session is None:
+        return False
+    drop_pending(app, session.id)
+    if finish:
+        locale = await found.store.users.get_locale(user_id) or found.settings.locale.default
+        await finish_round(app, session.id, locale)
+    else:
+        await found.store.sessions.cancel(session.id)
+    return True

@@ -1,0 +1,132 @@
+"""The /quiz dialogue: chapter → type → mode → count, on inline keyboards edited in place.
+
+Each dialogue has a nonce carried in every button's callback data; a button from a dialogue that was
+cancelled, finished or replaced no longer matches and gets a short notice instead of acting.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.ext import ContextTypes
+
+from handlers.context import remember, services
+from handlers.i18n import text
+from handlers.rounds import start_round
+from storage.quiz_settings import QuizSettings
+
+PAGE_SIZE = 8
+COUNTS = (1, 5, 10, 20)
+TYPES = ("single", "multi", "judge", "mixed")
+MODES = ("strict", "flexible")
+SETUP_KEY = "setup"
+
+
+def _button(label: str, nonce: str, action: str, value: object) -> InlineKeyboardButton:
+    return InlineKeyboardButton(label, callback_data=f"qs:{nonce}:{action}:{value}")
+
+
+def chapter_keyboard(context: ContextTypes.DEFAULT_TYPE, locale: str, nonce: str, page: int):
+    chapters = [c for c in services(context).sources.tree.chapters if c.slices]
+    pages = max(1, -(-len(chapters) // PAGE_SIZE))
+    page = min(max(page, 0), pages - 1)
+    shown = chapters[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
+    rows = [
+        [
+            _button(text(locale, "all_chapters"), nonce, "ch", "all"),
+            _button(text(locale, "calculation_only"), nonce, "ch", "calc"),
+        ]
+    ]
+    for offset, chapter in enumerate(shown):
+        mark = " 🧮" if chapter.is_calculation else ""
+        rows.append([_button(f"{chapter.name}{mark}", nonce, "ch", page * PAGE_SIZE + offset)])
+    paging = []
+    if page > 0:
+        paging.append(_button(text(locale, "prev_page"), nonce, "page", page - 1))
+    if page < pages - 1:
+        paging.append(_button(text(locale, "next_page"), nonce, "page", page + 1))
+    if paging:
+        rows.append(paging)
+    return text(locale, "choose_chapter", page=page + 1, pages=pages), InlineKeyboardMarkup(rows)
+
+
+def _choice_keyboard(
+    locale: str, nonce: str, action: str, values: tuple, label_prefix: str
+) -> InlineKeyboardMarkup:
+    labels = [text(locale, f"{label_prefix}{v}") if label_prefix else str(v) for v in values]
+    return InlineKeyboardMarkup(
+        [[_button(label, nonce, action, v) for label, v in zip(labels, values, strict=True)]]
+    )
+
+
+async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    locale = await remember(update, context)
+    if update.effective_chat.type != "private":
+        await update.effective_message.reply_text(text(locale, "private_only"))
+        return
+    nonce = secrets.token_hex(4)
+    context.chat_data[SETUP_KEY] = {"nonce": nonce, "user": update.effective_user.id}
+    prompt, keyboard = chapter_keyboard(context, locale, nonce, 0)
+    await update.effective_message.reply_text(prompt, reply_markup=keyboard)
+
+
+async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    locale = await remember(update, context)
+    _, nonce, action, value = query.data.split(":", 3)
+    setup = context.chat_data.get(SETUP_KEY)
+    if not setup or setup["nonce"] != nonce or setup["user"] != query.from_user.id:
+        await query.answer(text(locale, "stale_button"))
+        return
+    await query.answer()
+    if action == "page":
+        prompt, keyboard = chapter_keyboard(context, locale, nonce, int(value))
+        await query.edit_message_text(prompt, reply_markup=keyboard)
+    elif action == "ch":
+        chapters = [c for c in services(context).sources.tree.chapters if c.slices]
+        setup["calculation_only"] = value == "calc"
+        setup["chapters"] = [] if value in ("all", "calc") else [list(chapters[int(value)].key)]
+        setup["chapter_label"] = (
+            text(locale, "all_chapters")
+            if value == "all"
+            else text(locale, "calculation_only")
+            if value == "calc"
+            else chapters[int(value)].name
+        )
+        await query.edit_message_text(
+            text(locale, "choose_type"), reply_markup=_choice_keyboard(locale, nonce, "type", TYPES, "type_")
+        )
+    elif action == "type" and value in TYPES:
+        setup["qtype"] = value
+        await query.edit_message_text(
+            text(locale, "choose_mode"), reply_markup=_choice_keyboard(locale, nonce, "mode", MODES, "mode_")
+        )
+    elif action == "mode" and value in MODES:
+        setup["mode"] = value
+        await query.edit_message_text(
+            text(locale, "choose_count"), reply_markup=_choice_keyboard(locale, nonce, "count", COUNTS, "")
+        )
+    elif action == "count" and int(value) in COUNTS:
+        context.chat_data.pop(SETUP_KEY, None)
+        chosen = QuizSettings(
+            chapters=tuple(tuple(c) for c in setup.get("chapters", [])),
+            qtype=setup.get("qtype", "mixed"),
+            mode=setup.get("mode", "strict"),
+            count=int(value),
+            calculation_only=setup.get("calculation_only", False),
+        )
+        summary = text(
+            locale,
+            "summary",
+            chapters=setup.get("chapter_label", ""),
+            qtype=text(locale, f"type_{chosen.qtype}"),
+            mode=text(locale, f"mode_{chosen.mode}"),
+            count=chosen.count,
+        )
+        await query.edit_message_text(summary)
+        await start_round(context, update.effective_chat.id, query.from_user.id, chosen)
+
+
+def cancel_setup(context: ContextTypes.DEFAULT_TYPE) -> bool:
+    return context.chat_data.pop(SETUP_KEY, None) is not None

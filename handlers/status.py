@@ -1,0 +1,67 @@
+"""The live status message of a generation: one message edited as the loop's nodes finish, at most about
+once a second (Telegram's per-chat limit), with the last state always shown."""
+
+from __future__ import annotations
+
+import time
+
+from telegram import Bot, Message
+from telegram.error import BadRequest
+
+from graph.service import Progress
+from handlers.i18n import text
+
+EDIT_INTERVAL = 1.0
+SHOWN_LINES = 6
+
+
+def describe(locale: str, event: Progress) -> str:
+    node, verdict, detail = event.node, event.verdict, event.detail
+    if node == "router":
+        return text(locale, "node_reroute" if verdict == "reroute" else "node_router", detail=detail)
+    if node == "critic":
+        key = "node_critic_passed" if verdict == "passed" else "node_critic_failed"
+        return text(locale, key, detail=detail)
+    if node == "self_heal":
+        return text(locale, "node_self_heal" if verdict == "flagged" else "node_failed", detail=detail)
+    if verdict == "failed":
+        return text(locale, "node_failed", detail=detail)
+    return text(locale, f"node_{node}", detail=detail)
+
+
+class StatusMessage:
+    def __init__(self, bot: Bot, chat_id: int, locale: str, title: str) -> None:
+        self.bot, self.chat_id, self.locale, self.title = bot, chat_id, locale, title
+        self.lines: list[str] = []
+        self.message: Message | None = None
+        self._last_edit = 0.0
+        self._shown = ""
+
+    def _render(self) -> str:
+        return "\n".join([self.title, *(f"· {line}" for line in self.lines[-SHOWN_LINES:])])
+
+    async def open(self) -> None:
+        self._shown = self._render()
+        self.message = await self.bot.send_message(self.chat_id, self._shown)
+        self._last_edit = time.monotonic()
+
+    async def add(self, event: Progress) -> None:
+        self.lines.append(describe(self.locale, event))
+        if time.monotonic() - self._last_edit >= EDIT_INTERVAL:
+            await self._flush()
+
+    async def close(self, title: str) -> None:
+        self.title = title
+        await self._flush()
+
+    async def _flush(self) -> None:
+        rendered = self._render()
+        if self.message is None or rendered == self._shown:
+            return
+        try:
+            await self.message.edit_text(rendered)
+        except BadRequest as exc:
+            if "not modified" not in str(exc).lower():
+                raise
+        self._shown = rendered
+        self._last_edit = time.monotonic()

@@ -1,0 +1,39 @@
+"""End-to-end harness: the real PTB Application, polling the local Bot API emulator over HTTP, with the
+offline author and the bundled sample, every file it writes kept in a temporary folder."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from telegram.ext import Application
+
+from bot.app import build_application, running
+from bot.emulator import EmulatorClient, EmulatorOptions, EmulatorServer
+from settings import Settings, load_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def bot_settings(folder: Path, base_url: str) -> Settings:
+    settings = load_settings(ROOT / "config.toml", environ={})
+    settings.telegram.base_url = base_url
+    settings.graph.checkpoint_db = folder / "checkpoints.sqlite"
+    settings.storage.database = folder / "examforge.sqlite"
+    return settings
+
+
+@asynccontextmanager
+async def bot_running(emulator: EmulatorServer, settings: Settings) -> AsyncIterator[Application]:
+    application = build_application(settings, emulator.token)
+    async with running(application):
+        await application.updater.start_polling(poll_interval=0.0, timeout=1)
+        yield application
+
+
+@asynccontextmanager
+async def world(folder: Path, options: EmulatorOptions | None = None):
+    """An emulator, a client of it, and settings for a bot aimed at it (start the bot with `bot_running`)."""
+    async with EmulatorServer(options) as emulator, EmulatorClient(emulator.root_url) as client:
+        yield emulator, client, bot_settings(folder, emulator.base_url)
