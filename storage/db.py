@@ -1,0 +1,154 @@
+"""The one SQLite connection a process uses, and bringing its schema up to date.
+
+Why a lock around every statement: aiosqlite runs one connection on one thread, so two coroutines sharing
+it would otherwise interleave inside each other's transactions (a read seeing another's uncommitted rows,
+a write landing in someone else's transaction). Holding the lock per call or per transaction keeps each
+repository call atomic; `BEGIN IMMEDIATE` plus the busy timeout does the same against other processes
+(a CLI export while the bot runs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from storage.errors import NotFoundError, SchemaError
+from storage.migrations import MIGRATIONS, Migration
+
+Clock = Callable[[], float]
+Params = Sequence[Any]
+
+# Milliseconds a write waits for another process's write lock before giving up.
+BUSY_TIMEOUT_MS = 5000
+
+
+class Database:
+    """Connection, lock and clock shared by every repository of one `Store`."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path, clock: Clock) -> None:
+        self.conn = conn
+        self.path = path
+        self.clock = clock
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(
+        cls, path: Path, clock: Clock = time.time, migrations: Sequence[Migration] = MIGRATIONS
+    ) -> Database:
+        """Open (creating if needed) and migrate; a file this code cannot use fails here, not mid-quiz."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: the sqlite3 module must not open transactions behind our back.
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            conn.row_factory = sqlite3.Row
+            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            mode = await _pragma(conn, "journal_mode = WAL")
+            if str(mode).lower() != "wal":
+                raise SchemaError(f"{path}: cannot switch the database to WAL mode (it stays {mode!r})")
+            # FULL: a committed answer survives a power cut, not only a crash of the bot.
+            await conn.execute("PRAGMA synchronous = FULL")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            await _migrate(conn, path, migrations)
+        except sqlite3.DatabaseError as exc:
+            await conn.close()
+            raise SchemaError(f"{path}: not a usable examforge database ({exc})") from exc
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, path, clock)
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self.conn.close()
+
+    def now(self) -> float:
+        return self.clock()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A write transaction, committed before the block's caller gets control back."""
+        async with self._lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            await self.conn.execute("COMMIT")
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+        async with self._lock:
+            return await fetch_one(self.conn, sql, params)
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+        async with self._lock:
+            return await fetch_all(self.conn, sql, params)
+
+
+# The module-level readers are for use inside `transaction()`, where the lock is already held.
+async def fetch_one(conn: aiosqlite.Connection, sql: str, params: Params = ()) -> sqlite3.Row | None:
+    async with conn.execute(sql, params) as cursor:
+        return await cursor.fetchone()
+
+
+async def fetch_all(conn: aiosqlite.Connection, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+    async with conn.execute(sql, params) as cursor:
+        return list(await cursor.fetchall())
+
+
+async def require(conn: aiosqlite.Connection, refs: Iterable[tuple[str, str, int | None]]) -> None:
+    """Check that each (label, table, id) exists, so a bad reference is named instead of surfacing as
+    SQLite's anonymous "FOREIGN KEY constraint failed". None ids are optional references and skipped."""
+    for label, table, row_id in refs:
+        if (
+            row_id is not None
+            and await fetch_one(conn, f"SELECT 1 FROM {table} WHERE id = ?", (row_id,)) is None
+        ):
+            raise NotFoundError(f"{label} {row_id} is not stored")
+
+
+async def _pragma(conn: aiosqlite.Connection, pragma: str) -> Any:
+    row = await fetch_one(conn, f"PRAGMA {pragma}")
+    return row[0] if row is not None else None
+
+
+async def _migrate(conn: aiosqlite.Connection, path: Path, migrations: Sequence[Migration]) -> None:
+    """Apply the pending migrations in one transaction: a failure leaves the file at its old version."""
+    latest = len(migrations)
+    if _check_version(await _pragma(conn, "user_version"), latest, path) == latest:
+        return
+    await conn.execute("BEGIN IMMEDIATE")
+    try:
+        # Re-read under the write lock: another process may have migrated since.
+        current = _check_version(await _pragma(conn, "user_version"), latest, path)
+        for number in range(current + 1, latest + 1):
+            migration = migrations[number - 1]
+            try:
+                for statement in migration.statements:
+                    await conn.execute(statement)
+            except sqlite3.Error as exc:
+                raise SchemaError(
+                    f"{path}: migration {number} ({migration.description}) failed: {exc}"
+                ) from exc
+            await conn.execute(f"PRAGMA user_version = {number}")
+    except BaseException:
+        await conn.execute("ROLLBACK")
+        raise
+    await conn.execute("COMMIT")
+
+
+def _check_version(found: int, latest: int, path: Path) -> int:
+    if found > latest:
+        raise SchemaError(
+            f"{path}: database schema version {found} is newer than this examforge supports "
+            f"(up to {latest}); upgrade examforge, or set [storage] database to another file"
+        )
+    return found

@@ -1,0 +1,122 @@
+"""The database file: migrations, refusing files this code cannot use, WAL and foreign keys."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from storage import SchemaError, Store
+from storage.db import Database
+from storage.migrations import LATEST_VERSION, MIGRATIONS, Migration
+from tests.test_storage_support import (  # noqa: F401 - the *_fixture names are pytest fixtures
+    Clock,
+    clock_fixture,
+    db_path_fixture,
+    deliver,
+    make_world,
+    store_fixture,
+)
+
+TABLES = {
+    "users",
+    "chats",
+    "sampler_states",
+    "sessions",
+    "rounds",
+    "questions",
+    "question_versions",
+    "deliveries",
+    "attempts",
+    "votes",
+    "reports",
+    "revisions",
+}
+
+
+def user_version(path: Path) -> int:
+    with sqlite3.connect(path) as conn:
+        return conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+async def test_empty_file_is_migrated_to_latest_version(store: Store, db_path: Path) -> None:
+    rows = await store.db.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table'")
+    assert {row["name"] for row in rows} >= TABLES
+    assert user_version(db_path) == LATEST_VERSION == len(MIGRATIONS)
+
+
+async def test_reopening_keeps_data_and_version(db_path: Path, clock: Clock) -> None:
+    first = await Store.open(db_path, clock)
+    await first.users.upsert(7, "李娜")
+    await first.close()
+    again = await Store.open(db_path, clock)
+    try:
+        assert (await again.users.get(7)).name == "李娜"
+    finally:
+        await again.close()
+    assert user_version(db_path) == LATEST_VERSION
+
+
+async def test_newer_schema_is_refused_with_both_versions_named(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    await store.close()
+    with sqlite3.connect(db_path) as conn:
+        conn.execute(f"PRAGMA user_version = {LATEST_VERSION + 3}")
+    with pytest.raises(SchemaError) as caught:
+        await Store.open(db_path)
+    message = str(caught.value)
+    assert str(db_path) in message
+    assert f"version {LATEST_VERSION + 3}" in message and f"up to {LATEST_VERSION}" in message
+    assert user_version(db_path) == LATEST_VERSION + 3
+
+
+async def test_failed_migration_leaves_the_file_at_its_old_version(db_path: Path) -> None:
+    broken = (*MIGRATIONS, Migration("add a column to a missing table", ("ALTER TABLE nowhere ADD x INT",)))
+    with pytest.raises(SchemaError, match=rf"migration {len(broken)} \(add a column to a missing table\)"):
+        await Database.open(db_path, migrations=broken)
+    assert user_version(db_path) == 0
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'users'").fetchone()[0] == 0
+
+
+async def test_a_file_that_is_not_sqlite_is_named_in_the_error(tmp_path: Path) -> None:
+    path = tmp_path / "notes.sqlite"
+    path.write_text("这不是数据库文件，只是一段笔记。" * 100, encoding="utf-8")
+    with pytest.raises(SchemaError, match=r"notes\.sqlite: not a usable examforge database"):
+        await Store.open(path)
+
+
+async def test_wal_mode_is_on(store: Store, db_path: Path) -> None:
+    row = await store.db.fetch_one("PRAGMA journal_mode")
+    assert row[0] == "wal"
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_foreign_keys_are_enforced(store: Store) -> None:
+    world = await make_world(store)
+    delivery = await deliver(store, world.version.id, world.chat_id, "poll-fk")
+    await store.attempts.record(delivery.id, world.user_id, [1])
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+        async with store.db.transaction() as conn:
+            await conn.execute("DELETE FROM users WHERE id = ?", (world.user_id,))
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+        async with store.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO votes (user_id, version_id, value, voted_at) VALUES (999, ?, 1, 0)",
+                (world.version.id,),
+            )
+    assert await store.users.get(world.user_id) is not None
+    assert len(await store.attempts.for_delivery(delivery.id)) == 1
+
+
+async def test_purging_a_chat_removes_what_was_asked_in_it(store: Store) -> None:
+    world = await make_world(store)
+    delivery = await deliver(store, world.version.id, world.chat_id, "poll-purge")
+    await store.attempts.record(delivery.id, world.user_id, [1])
+    assert await store.chats.purge(world.chat_id)
+    assert await store.deliveries.by_poll("poll-purge") is None
+    assert await store.questions.version(world.version.id) is None
+    assert (await store.db.fetch_one("SELECT count(*) FROM attempts"))[0] == 0
+    assert await store.users.get(world.user_id) is not None
