@@ -65,6 +65,22 @@ def _formatted(
     return text, parsed
 
 
+def _message_text(p: Params) -> tuple[str | None, list[JsonDict]]:
+    return _formatted(
+        p,
+        "text",
+        limit=MAX_TEXT,
+        empty="message text is empty",
+        too_long="message is too long",
+        mode="parse_mode",
+        entities="entities",
+    )
+
+
+def _markup(p: Params) -> JsonDict | None:
+    return check_markup(p.structured("reply_markup"))
+
+
 def _caption(p: Params) -> tuple[str | None, list[JsonDict]]:
     return _formatted(
         p,
@@ -199,39 +215,23 @@ class BotApi:
 
     async def send_message(self, p: Params) -> object:
         chat = self.world.writable_chat(p.chat_id())
-        text, entities = _formatted(
-            p,
-            "text",
-            limit=MAX_TEXT,
-            empty="message text is empty",
-            too_long="message is too long",
-            mode="parse_mode",
-            entities="entities",
-        )
+        text, entities = _message_text(p)
         message = self.world.post(
             chat,
             text=text,
             entities=entities,
-            reply_markup=check_markup(p.structured("reply_markup")),
+            reply_markup=_markup(p),
             reply=_reply(p),
         )
         return message.to_api()
 
     async def edit_message_text(self, p: Params) -> object:
         message_id = _message_id(p)
-        text, entities = _formatted(
-            p,
-            "text",
-            limit=MAX_TEXT,
-            empty="message text is empty",
-            too_long="message is too long",
-            mode="parse_mode",
-            entities="entities",
-        )
+        text, entities = _message_text(p)
         changes: JsonDict = {
             "text": text,
             "entities": entities,
-            "reply_markup": check_markup(p.structured("reply_markup")),
+            "reply_markup": _markup(p),
         }
         return self.world.edit(p.chat_id(), message_id, changes).to_api()
 
@@ -241,13 +241,13 @@ class BotApi:
         changes: JsonDict = {
             "caption": caption,
             "caption_entities": entities,
-            "reply_markup": check_markup(p.structured("reply_markup")),
+            "reply_markup": _markup(p),
         }
         return self.world.edit(p.chat_id(), message_id, changes).to_api()
 
     async def edit_message_reply_markup(self, p: Params) -> object:
         message_id = _message_id(p)
-        changes: JsonDict = {"reply_markup": check_markup(p.structured("reply_markup"))}
+        changes: JsonDict = {"reply_markup": _markup(p)}
         return self.world.edit(p.chat_id(), message_id, changes).to_api()
 
     async def delete_message(self, p: Params) -> object:
@@ -377,13 +377,11 @@ class BotApi:
             close_date=close_date,
             is_closed=p.flag("is_closed"),
         )
-        message = self.world.post(
-            chat, poll=poll, reply_markup=check_markup(p.structured("reply_markup")), reply=_reply(p)
-        )
+        message = self.world.post(chat, poll=poll, reply_markup=_markup(p), reply=_reply(p))
         return message.to_api()
 
     async def stop_poll(self, p: Params) -> object:
-        markup = check_markup(p.structured("reply_markup"))
+        markup = _markup(p)
         return self.world.stop_poll(p.chat_id(), _message_id(p), markup).to_api()
 
     # ---- files --------------------------------------------------------------------------------------------
@@ -398,33 +396,31 @@ class BotApi:
             raise bad_request("failed to get HTTP URL content: the emulator never fetches URLs")
         return self.world.stored_file(given)
 
-    async def send_document(self, p: Params) -> object:
+    def _post_file(self, p: Params, field: str) -> object:
+        """sendDocument and sendPhoto: the upload (or a known file id) with its caption."""
         chat = self.world.writable_chat(p.chat_id())
-        stored = self._file(p, "document")
+        stored = self._file(p, field)
         caption, entities = _caption(p)
+        content: JsonDict = (
+            {"photo": [stored.photo_size(*_image_size(stored.content))]}
+            if field == "photo"
+            else {"document": stored.document()}
+        )
         message = self.world.post(
             chat,
-            document=stored.document(),
             caption=caption,
             caption_entities=entities,
-            reply_markup=check_markup(p.structured("reply_markup")),
+            reply_markup=_markup(p),
             reply=_reply(p),
+            **content,
         )
         return message.to_api()
 
+    async def send_document(self, p: Params) -> object:
+        return self._post_file(p, "document")
+
     async def send_photo(self, p: Params) -> object:
-        chat = self.world.writable_chat(p.chat_id())
-        stored = self._file(p, "photo")
-        caption, entities = _caption(p)
-        message = self.world.post(
-            chat,
-            photo=[stored.photo_size(*_image_size(stored.content))],
-            caption=caption,
-            caption_entities=entities,
-            reply_markup=check_markup(p.structured("reply_markup")),
-            reply=_reply(p),
-        )
-        return message.to_api()
+        return self._post_file(p, "photo")
 
     async def get_file(self, p: Params) -> object:
         return self.world.stored_file(p.text("file_id", required=True) or "").file_info()

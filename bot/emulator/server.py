@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from types import TracebackType
@@ -21,7 +20,7 @@ from bot.emulator.api import BotApi
 from bot.emulator.errors import ApiError, bad_request
 from bot.emulator.params import Params, Upload
 from bot.emulator.state import EmulatorOptions, World
-from bot.emulator.user_api import PREFIX, UserApi
+from bot.emulator.user_api import PREFIX, UserApi, ok
 from bot.emulator.webhook import WebhookDelivery
 
 log = logging.getLogger(__name__)
@@ -74,10 +73,7 @@ def create_app(world: World, webhook: WebhookDelivery) -> web.Application:
     async def bot_endpoint(request: web.Request) -> web.Response:
         if request.match_info["token"] != token:
             raise ApiError(401, "Unauthorized")
-        result = await bot_api.call(request.match_info["method"], await _bot_params(request))
-        return web.json_response(
-            {"ok": True, "result": result}, dumps=lambda data: json.dumps(data, ensure_ascii=False)
-        )
+        return ok(await bot_api.call(request.match_info["method"], await _bot_params(request)))
 
     async def file_endpoint(request: web.Request) -> web.Response:
         if request.match_info["token"] != token:

@@ -110,6 +110,17 @@ def check_markup(markup: object) -> JsonDict | None:
     return markup
 
 
+def _member_change(chat: Chat, actor: User, member: User, old: str, new: str) -> JsonDict:
+    """A ChatMemberUpdated: `actor` changed `member` from `old` to `new` status."""
+    return {
+        "chat": chat.to_api(),
+        "from": actor.to_api(),
+        "date": int(time.time()),
+        "old_chat_member": member_json(chat, member, old),
+        "new_chat_member": member_json(chat, member, new),
+    }
+
+
 def _buttons(message: Message) -> list[JsonDict]:
     keyboard = message.inline_keyboard
     rows = keyboard["inline_keyboard"] if keyboard else []
@@ -511,13 +522,7 @@ class World:
         else:
             chat.members[user_id] = status
         actor = self.person(actor_id) if actor_id is not None else self._creator(chat)
-        change: JsonDict = {
-            "chat": chat.to_api(),
-            "from": actor.to_api(),
-            "date": int(time.time()),
-            "old_chat_member": member_json(chat, user, old),
-            "new_chat_member": member_json(chat, user, status),
-        }
+        change = _member_change(chat, actor, user, old, status)
         self.updates.push("my_chat_member" if user_id == self.bot.id else "chat_member", change)
         self.journal.append("member", chat.id, user_id=user_id, status=status)
 
@@ -528,14 +533,7 @@ class World:
         chat = self.private_chat(user)
         user.blocked_bot = blocked
         old, new = (MEMBER, KICKED) if blocked else (KICKED, MEMBER)
-        change: JsonDict = {
-            "chat": chat.to_api(),
-            "from": user.to_api(),
-            "date": int(time.time()),
-            "old_chat_member": member_json(chat, self.bot, old),
-            "new_chat_member": member_json(chat, self.bot, new),
-        }
-        self.updates.push("my_chat_member", change)
+        self.updates.push("my_chat_member", _member_change(chat, user, self.bot, old, new))
 
     def _chat_of(self, user: User, chat_id: int | None) -> Chat:
         """Where a person acts: their private chat with the bot by default, or a group/channel they are in."""

@@ -23,6 +23,7 @@ MAX_EVENT_WAIT = 60.0
 
 
 def ok(result: object) -> web.Response:
+    """The Bot API's success envelope, used by both APIs; Chinese text stays readable on the wire."""
     return web.json_response(
         {"ok": True, "result": result}, dumps=lambda data: json.dumps(data, ensure_ascii=False)
     )
