@@ -15,6 +15,7 @@ import handlers
 from bot.metrics import Metrics
 from graph.service import GenerationService
 from handlers.context import SERVICES_KEY, Services
+from handlers.rounds import resume_rounds
 from retrieval.sources import Sources, load_sources
 from settings import Settings
 from storage import Store
@@ -96,6 +97,9 @@ async def running(application: Application) -> AsyncIterator[Application]:
         await open_services(application)
         try:
             await application.start()
+            resumed = await resume_rounds(application)
+            if resumed:
+                log.info("resumed %d round(s) that were waiting for a question", resumed)
             yield application
         finally:
             if application.updater is not None and application.updater.running:

@@ -203,6 +203,16 @@ async def finish_round(app: Application, session_id: int, locale: str) -> None:
     )
 
 
+async def resume_rounds(app: Application) -> int:
+    """After a restart, carry on every round whose learner is owed a question (its generation was lost
+    with the old process); rounds waiting on an answer resume when the answer arrives."""
+    found: Services = app.bot_data["services"]
+    waiting = await found.store.sessions.waiting_for_question()
+    for session in waiting:
+        app.create_task(deliver_next(app, session.id))
+    return len(waiting)
+
+
 def drop_pending(app: Application, session_id: int) -> None:
     for key in [k for k in _pending(app) if k[0] == session_id]:
         _pending(app).pop(key).task.cancel()

@@ -40,9 +40,8 @@ def build_kb() -> int:
 
 def build_bank() -> int:
     rows = [row for part in sorted(SOURCES.glob("bank_part_*.jsonl")) for row in read_rows(part)]
-    option_count = max(
-        (int(key[2:]) for row in rows for key in row if key.startswith("选项") and key[2:].isdigit()), default=4
-    )
+    numbers = [int(key[2:]) for row in rows for key in row if key.startswith("选项") and key[2:].isdigit()]
+    option_count = max(numbers, default=4)
     header = LEADING + [f"选项{i}" for i in range(1, option_count + 1)] + TRAILING
     book = Workbook()
     sheet = book.active

@@ -84,6 +84,17 @@ class SessionRepository:
         )
         return _session(row) if row is not None else None
 
+    async def waiting_for_question(self) -> list[Session]:
+        """Active sessions whose learner is owed a question: nothing delivered yet, or the latest delivery
+        answered. After a restart these resume; the others wait for an answer that will move them on."""
+        rows = await self.db.fetch_all(
+            "SELECT s.* FROM sessions s WHERE s.status = 'active' AND s.position < "
+            "json_extract(s.settings, '$.count') AND NOT EXISTS ("
+            "SELECT 1 FROM deliveries d WHERE d.session_id = s.id AND d.position = s.position "
+            "AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.delivery_id = d.id AND a.user_id = s.user_id))"
+        )
+        return [_session(row) for row in rows]
+
     async def advance(self, session_id: int) -> int | None:
         """Count one more question sent; the new position, or None when the session is no longer active
         (a late answer after /cancel must not move it)."""

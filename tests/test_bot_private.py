@@ -1,0 +1,203 @@
+"""A learner's private rounds, end to end: the real PTB Application against the Bot API emulator."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+import graph.service
+from bot.console import run_console
+from storage import Store
+from tests.botharness import bot_running, world
+
+TYPE_BUTTONS = {"single": "单选", "multi": "多选", "judge": "判断", "mixed": "混合"}
+
+
+async def choose(client, user, qtype: str = "single", count: int = 5, chapter: str = "全部章节"):
+    await client.send_text(user, "/quiz")
+    menu = await client.next_message(user)
+    await client.press(user, menu, chapter)
+    menu = await client.wait_for_edit(menu)
+    await client.press(user, menu, TYPE_BUTTONS[qtype])
+    menu = await client.wait_for_edit(menu)
+    await client.press(user, menu, "严谨（贴近教材）")
+    menu = await client.wait_for_edit(menu)
+    await client.press(user, menu, str(count))
+    return menu
+
+
+def wrong_choice(poll) -> list[int]:
+    """A wrong answer; for multiple choice, only part of the correct set (graded wrong as a whole)."""
+    correct = list(poll.correct_option_ids)
+    if len(correct) > 1:
+        return correct[:1]
+    return [next(i for i in range(len(poll.options)) if i not in correct)]
+
+
+@pytest.mark.parametrize("qtype", ["single", "multi", "judge"])
+async def test_a_round_is_graded_explained_and_scored(tmp_path: Path, qtype: str):
+    async with world(tmp_path) as (emulator, client, settings):
+        async with bot_running(emulator, settings):
+            alice = await client.create_user("Alice")
+            await choose(client, alice, qtype, count=5)
+            chosen = []
+            for number in range(5):
+                quiz = await client.wait_for_poll(alice, timeout=20)
+                poll = quiz.poll
+                assert poll.is_quiz and not poll.is_anonymous
+                assert poll.allows_multiple_answers == (qtype == "multi")
+                assert quiz.poll.question.startswith(f"{number + 1}/5 ")
+                assert len(poll.explanation) <= 200
+                if qtype == "judge":
+                    assert poll.options == ("正确", "错误")
+                if qtype == "multi":
+                    assert len(poll.correct_option_ids) >= 2
+                answer = list(poll.correct_option_ids) if number % 2 == 0 else wrong_choice(poll)
+                chosen.append(answer)
+                await client.vote(alice, quiz, answer)
+                feedback = await client.wait_for_text(alice, "解析")
+                assert ("回答正确" in feedback.text) == (number % 2 == 0)
+                assert "教材依据" in feedback.text and "结论" in feedback.text
+            summary = await client.wait_for_text(alice, "本轮结束")
+            assert "答对 3/5 题" in summary.text
+        store = await Store.open(settings.storage.database)
+        try:
+            session = await store.sessions.get(1)
+            attempts = await store.attempts.for_session(session.id)
+        finally:
+            await store.close()
+    assert session.status == "finished" and session.score == 3
+    assert [list(a.option_ids) for a in attempts] == [sorted(c) for c in chosen]
+    assert [a.correct for a in attempts] == [True, False, True, False, True]
+
+
+async def test_mixed_round_cycles_types_and_the_next_question_is_ready(tmp_path: Path):
+    async with world(tmp_path) as (emulator, client, settings), bot_running(emulator, settings) as app:
+        bob = await client.create_user("Bob")
+        await choose(client, bob, "mixed", count=5)
+        first = await client.wait_for_poll(bob, timeout=20)
+        await asyncio.sleep(0.5)
+        assert app.bot_data["pending"], "question 2 is written while question 1 is answered"
+        await client.vote(bob, first, list(first.poll.correct_option_ids))
+        second = await client.wait_for_poll(bob, timeout=20)
+    assert len(first.poll.correct_option_ids) == 1 and not first.poll.allows_multiple_answers
+    assert second.poll.options == ("正确", "错误")
+
+
+async def test_an_answer_after_a_restart_still_counts(tmp_path: Path):
+    async with world(tmp_path) as (emulator, client, settings):
+        carol = await client.create_user("Carol")
+        async with bot_running(emulator, settings):
+            await choose(client, carol, "single", count=5)
+            quiz = await client.wait_for_poll(carol, timeout=20)
+        async with bot_running(emulator, settings):
+            await client.vote(carol, quiz, list(quiz.poll.correct_option_ids))
+            feedback = await client.wait_for_text(carol, "回答正确", timeout=20)
+            second = await client.wait_for_poll(carol, timeout=20)
+            assert feedback.reply_to_message_id == quiz.message_id
+            assert second.poll.question.startswith("2/5 ")
+
+
+async def test_stale_buttons_stray_text_and_unknown_commands_get_a_helpful_answer(tmp_path: Path):
+    async with world(tmp_path) as (emulator, client, settings), bot_running(emulator, settings):
+        dave = await client.create_user("Dave")
+        await client.send_text(dave, "/quiz")
+        menu = await client.next_message(dave)
+        await client.send_text(dave, "第四章")
+        hint = await client.next_message(dave)
+        assert "按钮" in hint.text
+        await client.send_text(dave, "/cancel")
+        assert "已取消" in (await client.next_message(dave)).text
+        answer = await client.press(dave, menu, "全部章节", wait=5)
+        assert answer.answered and "失效" in answer.text
+        await client.send_text(dave, "/frobnicate")
+        assert "/frobnicate" in (await client.next_message(dave)).text
+        await client.send_text(dave, "/stop")
+        assert "没有进行中的练习" in (await client.next_message(dave)).text
+
+
+async def test_a_failed_generation_says_so_and_offers_a_retry(tmp_path: Path):
+    kb = tmp_path / "thin.jsonl"
+    kb.write_text(
+        json.dumps(
+            {
+                "完整路径": "第一篇  基础 > 第一章  概念 > 第一节  定义 > 一、术语",
+                "掌握程度": "掌握",
+                "结构化内容": {
+                    "context_before": "术语说明。",
+                    "key_params": [],
+                    "rules": ["术语应当统一使用。"],
+                },
+            },
+            ensure_ascii=False,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    async with world(tmp_path) as (emulator, client, settings):
+        settings.data.knowledge_base = kb
+        async with bot_running(emulator, settings):
+            erin = await client.create_user("Erin")
+            await choose(client, erin, "multi", count=1)
+            failed = await client.wait_for_text(erin, "没能生成", timeout=20)
+            assert [b.text for b in failed.buttons] == ["重试"]
+            await client.press(erin, failed, "重试")
+            again = await client.wait_for_text(erin, "没能生成", timeout=20)
+            assert again.message_id > failed.message_id
+
+
+class SlowAuthor:
+    """The offline author, one second slower per draft: long enough to /cancel in the middle."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+        self.name = "slow"
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    async def draft(self, task):
+        await asyncio.sleep(1.0)
+        return await self.inner.draft(task)
+
+
+async def test_cancel_in_the_middle_of_a_generation(tmp_path: Path, monkeypatch):
+    original = graph.service.make_author
+    monkeypatch.setattr(graph.service, "make_author", lambda llm: SlowAuthor(original(llm)))
+    async with world(tmp_path) as (emulator, client, settings), bot_running(emulator, settings):
+        frank = await client.create_user("Frank")
+        await choose(client, frank, "judge", count=5)
+        await client.wait_for_text(frank, "正在出第 1/5 题", timeout=10)
+        await client.send_text(frank, "/cancel")
+        await client.wait_for_text(frank, "已取消", timeout=10)
+        await asyncio.sleep(2.0)
+        assert not [m for m in await client.transcript(frank) if m.poll is not None]
+
+
+async def test_the_console_client_plays_a_round_from_standard_input(tmp_path: Path):
+    async with world(tmp_path) as (emulator, _client, settings), bot_running(emulator, settings):
+        script = io.StringIO("/quiz\n1\n1\n1\n1\n1\n")
+        output = io.StringIO()
+        code = await run_console(emulator.root_url, "grace", script, output, interactive=False, quiet=0.5)
+    shown = output.getvalue()
+    assert code == 0
+    assert "请选择章节" in shown and "请选择题型" in shown and "每轮题量" in shown
+    assert "本轮结束：答对" in shown
+
+
+async def test_a_round_interrupted_while_writing_resumes_after_a_restart(tmp_path: Path, monkeypatch):
+    original = graph.service.make_author
+    async with world(tmp_path) as (emulator, client, settings):
+        ivy = await client.create_user("Ivy")
+        monkeypatch.setattr(graph.service, "make_author", lambda llm: SlowAuthor(original(llm)))
+        async with bot_running(emulator, settings):
+            await choose(client, ivy, "single", count=5)
+            await client.wait_for_text(ivy, "正在出第 1/5 题", timeout=10)
+        monkeypatch.setattr(graph.service, "make_author", original)
+        async with bot_running(emulator, settings):
+            quiz = await client.wait_for_poll(ivy, timeout=20)
+            assert quiz.poll.question.startswith("1/5 ")
