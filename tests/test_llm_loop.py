@@ -42,7 +42,9 @@ async def open_service(
     kb, bank = write_corpus(tmp_path / "data")
     opened: list[GenerationService] = []
 
-    async def open_(llm: dict[str, Any] | None = None, graph: dict[str, Any] | None = None):
+    async def open_(
+        llm: dict[str, Any] | None = None, graph: dict[str, Any] | None = None
+    ) -> GenerationService:
         llm_settings = {
             "provider": "openai",
             "base_url": server.base_url,
@@ -87,7 +89,7 @@ def route(result: Result) -> list[str]:
 
 
 def states_value(question: Question) -> bool:
-    """Whether every correct option states the calculator's own result for the question's calculation."""
+    """Whether every correct option of a choice question states the calculator's own result."""
     assert question.calculation is not None
     value = calc.run(question.calculation.calculator, question.calculation.args)[question.calculation.field]
     return all(
