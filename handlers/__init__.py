@@ -11,7 +11,7 @@ from telegram.ext import (
     filters,
 )
 
-from handlers import answers, basic, controls, setup
+from handlers import answers, basic, controls, feedback, setup
 from handlers.errors import on_error
 
 
@@ -22,11 +22,20 @@ def register(application: Application) -> None:
     application.add_handler(CommandHandler("quiz", setup.quiz))
     application.add_handler(CommandHandler("cancel", controls.cancel))
     application.add_handler(CommandHandler("stop", controls.stop))
+    application.add_handler(CommandHandler("reports", feedback.list_reports))
+    # An awaited instructor comment is taken before any other text handler sees the message.
+    application.add_handler(
+        MessageHandler(filters.TEXT & ~filters.COMMAND, feedback.comment_received), group=-1
+    )
     application.add_handler(CallbackQueryHandler(basic.lang_chosen, pattern=r"^lang:"))
     application.add_handler(CallbackQueryHandler(setup.setup_button, pattern=r"^qs:"))
     application.add_handler(CallbackQueryHandler(controls.retry, pattern=r"^qr:\d+$"))
     application.add_handler(CallbackQueryHandler(controls.again, pattern=r"^again$"))
     application.add_handler(CallbackQueryHandler(controls.vote, pattern=r"^vote:\d+:(up|down)$"))
+    application.add_handler(CallbackQueryHandler(feedback.reason_chosen, pattern=r"^fb:\d+:\w+$"))
+    application.add_handler(CallbackQueryHandler(feedback.skip_comment, pattern=r"^fg:\d+:\w+$"))
+    application.add_handler(CallbackQueryHandler(feedback.report_chosen, pattern=r"^rp:\d+:\w+$"))
+    application.add_handler(CallbackQueryHandler(feedback.fix_pressed, pattern=r"^fix:\d+:\d+$"))
     application.add_handler(CallbackQueryHandler(basic.stale_button))
     application.add_handler(PollAnswerHandler(answers.poll_answer))
     application.add_handler(MessageHandler(filters.COMMAND, basic.unknown_command))

@@ -7,6 +7,7 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from handlers.context import remember, services
+from handlers.feedback import ask_reason
 from handlers.i18n import text
 from handlers.rounds import deliver_next, stop_round
 from handlers.setup import cancel_setup, quiz
@@ -61,3 +62,5 @@ async def vote(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     await services(context).store.votes.record(query.from_user.id, version.id, 1 if direction == "up" else -1)
     await query.answer(text(locale, "vote_up_thanks" if direction == "up" else "vote_down_thanks"))
+    if direction == "down":
+        await ask_reason(update, context, locale)

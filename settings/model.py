@@ -74,6 +74,8 @@ class TelegramSettings(_Section):
     port: int = Field(8080, ge=1, le=65535)
     secret_env: str = "TELEGRAM_WEBHOOK_SECRET"
     instructors: list[int] = Field(default_factory=list)
+    revision_limit: int = Field(3, ge=1, le=50)
+    comment_timeout: int = Field(120, ge=5, le=3600)
 
 
 class Settings(_Section):

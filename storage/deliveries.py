@@ -127,6 +127,10 @@ class DeliveryRepository:
     async def for_session(self, session_id: int) -> list[Delivery]:
         return await self._many("session_id = ? ORDER BY position, id", (session_id,))
 
+    async def for_version(self, version_id: int) -> list[Delivery]:
+        """Where a version was shown, newest first: a report names a version, the fix replies to a poll."""
+        return await self._many("version_id = ? ORDER BY delivered_at DESC, id DESC", (version_id,))
+
     async def for_round(self, round_id: int) -> list[Delivery]:
         return await self._many("round_id = ? ORDER BY position, id", (round_id,))
 

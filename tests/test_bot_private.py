@@ -182,7 +182,7 @@ async def test_the_console_client_plays_a_round_from_standard_input(tmp_path: Pa
     async with world(tmp_path) as (emulator, _client, settings), bot_running(emulator, settings):
         script = io.StringIO("/quiz\n1\n1\n1\n1\n1\n")
         output = io.StringIO()
-        code = await run_console(emulator.root_url, "grace", script, output, interactive=False, quiet=0.5)
+        code = await run_console(emulator.root_url, "grace", script, output, interactive=False, quiet=1.0)
     shown = output.getvalue()
     assert code == 0
     assert "请选择章节" in shown and "请选择题型" in shown and "每轮题量" in shown

@@ -90,7 +90,7 @@ async def test_the_console_chats_with_a_ptb_bot_from_piped_input() -> None:
         output = io.StringIO()
         async with polling(app):
             code = await run_console(
-                emulator.base_url, "learner", io.StringIO(script), output, quiet=0.3, first_reply_timeout=3
+                emulator.base_url, "learner", io.StringIO(script), output, quiet=1.0, first_reply_timeout=10
             )
     shown = output.getvalue()
     assert code == 0

@@ -1,0 +1,368 @@
+"""👎 on a delivered quiz. An instructor's 👎 asks for a reason (and an optional comment), sends the question
+back through the critic/fixer cycle and posts the verified revision as a reply labelled v2, v3 …; a learner's
+👎 files a report that every instructor receives with a 修复 button, and /reports lists the open ones."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import (
+    ForceReply,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    ReplyParameters,
+    Update,
+)
+from telegram.error import Forbidden, TelegramError
+from telegram.ext import Application, ApplicationHandlerStop, ContextTypes
+
+from graph.schemas import Question
+from graph.service import Result, UnknownQuestion
+from handlers.context import Services, remember, services
+from handlers.i18n import text
+from handlers.instructors import instructor_ids, is_instructor
+from handlers.polls import option_list, send_quiz, vote_keyboard
+from handlers.status import StatusMessage
+from storage.deliveries import Delivery
+from storage.feedback import FEEDBACK_REASONS
+
+log = logging.getLogger(__name__)
+COMMENT_KEY = "awaiting_comment"
+
+
+def reason_keyboard(locale: str, prefix: str, delivery_id: int) -> InlineKeyboardMarkup:
+    buttons = [
+        InlineKeyboardButton(
+            text(locale, f"reason_{reason}"), callback_data=f"{prefix}:{delivery_id}:{reason}"
+        )
+        for reason in FEEDBACK_REASONS
+    ]
+    return InlineKeyboardMarkup([buttons[i : i + 3] for i in range(0, len(buttons), 3)])
+
+
+async def ask_reason(update: Update, context: ContextTypes.DEFAULT_TYPE, locale: str) -> None:
+    """Called for a 👎 under a quiz: instructors get the revision reasons, learners the report reasons."""
+    query = update.callback_query
+    delivery = await services(context).store.deliveries.by_message(
+        query.message.chat_id, query.message.message_id
+    )
+    if delivery is None:
+        return
+    instructor = await is_instructor(context, query.from_user.id, delivery.chat_id)
+    prefix, prompt = ("fb", "reason_prompt") if instructor else ("rp", "report_reason_prompt")
+    await context.bot.send_message(
+        delivery.chat_id,
+        text(locale, prompt),
+        reply_markup=reason_keyboard(locale, prefix, delivery.id),
+        reply_parameters=ReplyParameters(delivery.message_id),
+    )
+
+
+def _parse(data: str) -> tuple[int, str]:
+    _, delivery_id, reason = data.split(":")
+    return int(delivery_id), reason
+
+
+async def _delivery_for(update: Update, context: ContextTypes.DEFAULT_TYPE, locale: str) -> Delivery | None:
+    """The delivery a reason button refers to, if the presser may act on it as an instructor."""
+    query = update.callback_query
+    delivery_id, reason = _parse(query.data)
+    delivery = await services(context).store.deliveries.get(delivery_id)
+    if delivery is None or reason not in FEEDBACK_REASONS:
+        await query.answer(text(locale, "stale_button"))
+        return None
+    if not await is_instructor(context, query.from_user.id, delivery.chat_id):
+        await query.answer(text(locale, "not_instructor"), show_alert=True)
+        return None
+    return delivery
+
+
+async def reason_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    locale = await remember(update, context)
+    delivery = await _delivery_for(update, context, locale)
+    if delivery is None:
+        return
+    await query.answer()
+    _, reason = _parse(query.data)
+    timeout = services(context).settings.telegram.comment_timeout
+    skip = InlineKeyboardMarkup(
+        [[InlineKeyboardButton(text(locale, "comment_skip"), callback_data=f"fg:{delivery.id}:{reason}")]]
+    )
+    reason_text = text(locale, f"reason_{reason}")
+    await query.edit_message_text(
+        text(locale, "comment_prompt", reason=reason_text, seconds=timeout), reply_markup=skip
+    )
+    prompt = await context.bot.send_message(
+        query.message.chat_id,
+        "💬",
+        reply_markup=ForceReply(selective=True, input_field_placeholder=reason_text),
+    )
+    pending = {
+        "delivery": delivery.id,
+        "reason": reason,
+        "chat": query.message.chat_id,
+        "prompt": prompt.message_id,
+    }
+    context.user_data[COMMENT_KEY] = pending
+    context.job_queue.run_once(
+        _comment_timed_out,
+        timeout,
+        data=pending | {"user": query.from_user.id},
+        name=f"comment:{query.from_user.id}",
+    )
+
+
+async def _comment_timed_out(context: ContextTypes.DEFAULT_TYPE) -> None:
+    data = context.job.data
+    user_data = context.application.user_data.get(data["user"], {})
+    if user_data.get(COMMENT_KEY) != {k: v for k, v in data.items() if k != "user"}:
+        return  # already started with a comment or by the button
+    user_data.pop(COMMENT_KEY, None)
+    await launch_revision(
+        context.application, data["delivery"], data["reason"], "", data["user"], data["chat"]
+    )
+
+
+async def skip_comment(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    locale = await remember(update, context)
+    delivery = await _delivery_for(update, context, locale)
+    if delivery is None:
+        return
+    await query.answer()
+    _, reason = _parse(query.data)
+    context.user_data.pop(COMMENT_KEY, None)
+    await query.edit_message_reply_markup(None)
+    await launch_revision(
+        context.application, delivery.id, reason, "", query.from_user.id, query.message.chat_id
+    )
+
+
+async def comment_received(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The instructor's next message in that chat is the comment; other text goes on to later handlers."""
+    pending = context.user_data.get(COMMENT_KEY) if context.user_data is not None else None
+    if not pending or pending["chat"] != update.effective_chat.id:
+        return
+    context.user_data.pop(COMMENT_KEY, None)
+    await remember(update, context)
+    comment = update.effective_message.text or ""
+    await launch_revision(
+        context.application,
+        pending["delivery"],
+        pending["reason"],
+        comment,
+        update.effective_user.id,
+        pending["chat"],
+    )
+    raise ApplicationHandlerStop
+
+
+def launch_revision(
+    app: Application, delivery_id: int, reason: str, comment: str, instructor_id: int, status_chat: int
+):
+    """Run the revision in the background: it takes as long as the loop does, the handler must not wait."""
+    return app.create_task(_revise(app, delivery_id, reason, comment, instructor_id, status_chat))
+
+
+def describe_changes(locale: str, old: Question, new: Question) -> str:
+    changed = [
+        text(locale, key)
+        for key, differs in (
+            ("change_stem", old.stem != new.stem),
+            ("change_options", sorted(old.options) != sorted(new.options)),
+            (
+                "change_answer",
+                [old.options[i] for i in old.correct_indexes]
+                != [new.options[i] for i in new.correct_indexes],
+            ),
+            ("change_explanation", old.explanation != new.explanation),
+        )
+        if differs
+    ]
+    return "、".join(changed) if changed else text(locale, "changed_nothing")
+
+
+async def _revise(
+    app: Application, delivery_id: int, reason: str, comment: str, instructor_id: int, status_chat: int
+) -> None:
+    found: Services = app.bot_data["services"]
+    store = found.store
+    locale = await store.users.get_locale(instructor_id) or found.settings.locale.default
+    delivery = await store.deliveries.get(delivery_id)
+    version = await store.questions.version(delivery.version_id)
+    limit = found.settings.telegram.revision_limit
+    if await store.revisions.in_flight_count(instructor_id) >= limit:
+        await app.bot.send_message(status_chat, text(locale, "revision_limit", limit=limit))
+        return
+    if not await store.revisions.try_start_revision(version.id, instructor_id, reason, comment):
+        await app.bot.send_message(status_chat, text(locale, "revision_busy"))
+        return
+    status = StatusMessage(
+        app.bot,
+        status_chat,
+        locale,
+        text(locale, "revision_status", label=version.label, reason=text(locale, f"reason_{reason}")),
+    )
+    try:
+        await status.open()
+        result: Result | None = None
+        async for event in found.generation.revise(version.thread_id, reason, comment):
+            if isinstance(event, Result):
+                result = event
+            else:
+                await status.add(event)
+        if result is None or not result.ok or (result.version or 0) <= version.number:
+            await store.revisions.finish_revision(version.id, "failed")
+            await status.close(text(locale, "revision_failed_status"))
+            await _mark_reported(app, delivery, locale)
+            reason_text = result.failure if result else ""
+            await app.bot.send_message(status_chat, text(locale, "revision_failed", reason=reason_text))
+            return
+        new = await store.questions.add_version(
+            version.question_id, result.question, number=result.version, flagged=result.outcome == "flagged"
+        )
+        label = new.label
+        message = await send_quiz(
+            app.bot,
+            delivery.chat_id,
+            new.question,
+            locale,
+            version_id=new.id,
+            label=text(locale, "revised_label", label=label),
+            anonymous=delivery.anonymous,
+            reply_to=delivery.message_id,
+        )
+        await store.deliveries.record(
+            poll_id=message.poll.id,
+            version_id=new.id,
+            chat_id=delivery.chat_id,
+            message_id=message.message_id,
+            kind=delivery.kind,
+            anonymous=delivery.anonymous,
+        )
+        changes = describe_changes(locale, version.question, new.question)
+        await app.bot.send_message(
+            delivery.chat_id,
+            text(locale, "revised_summary", label=label, changes=changes),
+            reply_parameters=ReplyParameters(message.message_id),
+        )
+        await _mark(app, delivery, text(locale, "superseded", label=label))
+        await store.reports.mark_fixed(version.id, new.id, instructor_id)
+        await store.revisions.finish_revision(version.id, "revised", new.id)
+        await status.close(text(locale, "revision_done", label=label))
+    except UnknownQuestion:
+        await store.revisions.finish_revision(version.id, "failed")
+        await app.bot.send_message(status_chat, text(locale, "revision_failed", reason=version.thread_id))
+    except BaseException:
+        await store.revisions.finish_revision(version.id, "abandoned")
+        raise
+
+
+async def _mark(app: Application, delivery: Delivery, label: str, keep_votes: bool = False) -> None:
+    """Replace the buttons under the original quiz with a note (the poll itself cannot change)."""
+    note = [InlineKeyboardButton(label, callback_data=f"note:{delivery.id}")]
+    rows = [*vote_keyboard(delivery.version_id).inline_keyboard, note] if keep_votes else [note]
+    try:
+        await app.bot.edit_message_reply_markup(
+            delivery.chat_id, delivery.message_id, reply_markup=InlineKeyboardMarkup(rows)
+        )
+    except TelegramError as exc:
+        log.info("could not mark quiz %s in chat %s: %s", delivery.message_id, delivery.chat_id, exc)
+
+
+async def _mark_reported(app: Application, delivery: Delivery, locale: str) -> None:
+    await _mark(app, delivery, text(locale, "reported_mark"), keep_votes=True)
+
+
+async def report_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A learner's reason: file the report and tell every instructor, with a 修复 button."""
+    query = update.callback_query
+    locale = await remember(update, context)
+    delivery_id, reason = _parse(query.data)
+    found = services(context)
+    delivery = await found.store.deliveries.get(delivery_id)
+    if delivery is None or reason not in FEEDBACK_REASONS:
+        await query.answer(text(locale, "stale_button"))
+        return
+    report = await found.store.reports.create(delivery.version_id, query.from_user.id, reason)
+    await query.answer()
+    await query.edit_message_text(text(locale, "report_filed"))
+    version = await found.store.questions.version(delivery.version_id)
+    await _mark_reported(context.application, delivery, locale)
+    question = version.question
+    shown = f"{question.stem}\n{option_list(question)}\n→ {question.answer_text}"
+    for instructor in instructor_ids(context):
+        their = await found.store.users.get_locale(instructor) or found.settings.locale.default
+        body = text(
+            their,
+            "report_dm",
+            reason=text(their, f"reason_{reason}"),
+            comment="",
+            question=shown,
+        )
+        fix = InlineKeyboardMarkup(
+            [
+                [
+                    InlineKeyboardButton(
+                        text(their, "fix_button"), callback_data=f"fix:{report.id}:{delivery.id}"
+                    )
+                ]
+            ]
+        )
+        try:
+            await context.bot.send_message(instructor, body, reply_markup=fix)
+        except Forbidden:
+            log.info(
+                "instructor %s has not started a chat with the bot; report %s not sent", instructor, report.id
+            )
+
+
+async def fix_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    locale = await remember(update, context)
+    _, report_id, delivery_id = query.data.split(":")
+    found = services(context)
+    report = await found.store.reports.get(int(report_id))
+    delivery = await found.store.deliveries.get(int(delivery_id))
+    if report is None or delivery is None:
+        await query.answer(text(locale, "stale_button"))
+        return
+    if not await is_instructor(context, query.from_user.id, delivery.chat_id):
+        await query.answer(text(locale, "not_instructor"), show_alert=True)
+        return
+    await query.answer()
+    launch_revision(
+        context.application,
+        delivery.id,
+        report.reason,
+        report.comment,
+        query.from_user.id,
+        query.message.chat_id,
+    )
+
+
+async def list_reports(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    locale = await remember(update, context)
+    if not await is_instructor(context, update.effective_user.id):
+        await update.effective_message.reply_text(text(locale, "not_instructor"))
+        return
+    found = services(context)
+    reports = await found.store.reports.open_reports()
+    if not reports:
+        await update.effective_message.reply_text(text(locale, "no_reports"))
+        return
+    lines, buttons = [text(locale, "reports_title", count=len(reports))], []
+    for report in reports[:20]:
+        version = await found.store.questions.version(report.version_id)
+        shown = await found.store.deliveries.for_version(report.version_id)
+        stem = version.question.stem[:40]
+        lines.append(
+            text(
+                locale, "report_line", id=report.id, reason=text(locale, f"reason_{report.reason}"), stem=stem
+            )
+        )
+        if shown:
+            label = f"{text(locale, 'fix_button')} #{report.id}"
+            buttons.append([InlineKeyboardButton(label, callback_data=f"fix:{report.id}:{shown[0].id}")])
+    await update.effective_message.reply_text("\n".join(lines), reply_markup=InlineKeyboardMarkup(buttons))
