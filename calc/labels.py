@@ -3,6 +3,8 @@ option states. Kept beside the calculators so a question author in graph/ needs 
 
 from __future__ import annotations
 
+from calc.registry import REGISTRY
+
 MONEY, RATE, AREA, YEARS, COUNT = "元", "比例", "㎡", "年", ""
 
 # (label, unit) per result field, with per-calculator entries where one field name means different things.
@@ -81,3 +83,15 @@ _VALUE_WORDS: dict[str, str] = {
 def value_words(value: str) -> str:
     """The Chinese a learner reads for a coded argument value ("commercial" → "商业")."""
     return _VALUE_WORDS.get(value, value)
+
+
+def final_figure(calculator: str, result: dict) -> str:
+    """The result a calculation question asks for by default: the last non-zero figure the calculator lists
+    (the tax rather than the rate or base it is computed from)."""
+    order = list(REGISTRY[calculator].results)
+    numeric = [
+        f for f in order if isinstance(result.get(f), int | float) and not isinstance(result.get(f), bool)
+    ]
+    if not numeric:
+        raise ValueError(f"{calculator} has no numeric result")
+    return next((f for f in reversed(numeric) if result[f]), numeric[-1])

@@ -18,8 +18,8 @@ def after_critic(state: GenerationState) -> Literal["done", "fixer", "router", "
     limits = state["limits"]
     if report.get("status") == "passed":
         return "done"
-    if state.get("critic_failures", 0) >= limits["max_critic_failures"]:
-        return "self_heal"
+    if state.get("critic_failures", 0) >= limits["max_critic_failures"] or state.get("unavailable"):
+        return "self_heal"  # out of rounds, or the model is unreachable and a reroute would only wait again
     major = report.get("status") == "fatal" or any(i["severity"] == "major" for i in report.get("issues", []))
     if major or state.get("escalate"):
         return "router" if state.get("reroutes", 0) < limits["max_reroutes"] else "self_heal"

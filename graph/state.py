@@ -42,6 +42,7 @@ class GenerationState(TypedDict, total=False):
     pending_human: dict[str, Any] | None
     outcome: Outcome | None
     failure: str
+    unavailable: bool
     versions: Annotated[list[dict[str, Any]], operator.add]
     trace: Annotated[list[TraceStep], operator.add]
     usage: Annotated[dict[str, int], add_usage]

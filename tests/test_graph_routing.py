@@ -49,3 +49,8 @@ def test_expert_choice():
     assert choose_expert(1, 0, 0, 2, False)[0] == "specialist"
     assert after_router({"route": {"agent": "finance"}}) == "finance"
     assert after_router({"route": {"agent": "specialist"}}) == "specialist"
+
+
+def test_an_unreachable_model_ends_the_loop_instead_of_rerouting():
+    unreachable = state("fatal", ["major"], reroutes=0) | {"unavailable": True}
+    assert after_critic(unreachable) == "self_heal"

@@ -15,7 +15,15 @@ from retrieval.models import MotherQuestion, Slice
 
 
 class AuthorError(Exception):
-    """The author could not produce usable output (model down, unparsable replies after retries)."""
+    """The author could not produce usable output (model down, unparsable replies after retries).
+
+    `unavailable` marks a model that could not be reached at all (after the client's own retries):
+    rerouting would only wait for it again, so the loop ends instead.
+    """
+
+    def __init__(self, message: str, *, unavailable: bool = False) -> None:
+        super().__init__(message)
+        self.unavailable = unavailable
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, SecretStr, ValidationError
 
 import calc
-from calc.labels import result_label
+from calc.labels import final_figure, result_label
 from graph import prompts
 from graph.authors.base import Authored, AuthorError, CalcChoice, Choice, Review, Task
 from graph.schemas import Calculation, Draft, Issue, Question, ReviewVerdict, VerificationReport
@@ -74,13 +74,14 @@ def parse_reply(message: AIMessage, schema: type[Schema]) -> Schema:
     """Tool-call arguments first, then the message text with or without a ```json fence."""
     for call in message.tool_calls or []:
         return schema.model_validate(call["args"])
-    text = message.content if isinstance(message.content, str) else json.dumps(message.content)
+    text = str(message.text)  # joins text blocks too (the content shape of Responses-API models)
     fenced = _FENCE.match(text)
     body = fenced.group(1) if fenced else text.strip()
-    start, end = body.find("{"), body.rfind("}")
-    if start < 0 or end < start:
+    start = body.find("{")
+    if start < 0:
         raise ValueError("回复中没有 JSON 对象")
-    return schema.model_validate(json.loads(body[start : end + 1]))
+    value, _ = json.JSONDecoder().raw_decode(body[start:])  # a remark after the object is ignored
+    return schema.model_validate(value)
 
 
 class LLMAuthor:
@@ -107,7 +108,9 @@ class LLMAuthor:
             async with self._slots:
                 return await runnable.ainvoke(messages)
         except _MODEL_ERRORS as exc:
-            raise AuthorError(f"模型调用失败（{type(exc).__name__}）") from exc
+            status = getattr(exc, "status_code", None)
+            detail = f"{type(exc).__name__}, HTTP {status}" if status else type(exc).__name__
+            raise AuthorError(f"模型调用失败（{detail}）", unavailable=True) from exc
 
     async def _structured(self, schema: type[Schema], prompt: str) -> tuple[Schema, dict[str, int]]:
         method = self.settings.structured_output
@@ -175,10 +178,10 @@ class LLMAuthor:
         return Choice(choice=None, usage=usage)
 
     async def draft_calculation(self, task: Task, choice: CalcChoice, result: dict[str, Any]) -> Authored:
-        numeric = [k for k, v in result.items() if isinstance(v, int | float) and not isinstance(v, bool)]
-        if not numeric:
-            raise AuthorError(f"计算器{choice.calculator}没有数值结果")
-        field = next((k for k in numeric if result[k]), numeric[0])
+        try:
+            field = final_figure(choice.calculator, result)
+        except ValueError as exc:
+            raise AuthorError(str(exc)) from exc
         label, unit = result_label(choice.calculator, field)
         qtype = task.qtype if task.qtype in ("single", "judge") else "single"
         prompt = prompts.DRAFT_CALCULATION.format(

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 import calc
+from calc.labels import final_figure
 from graph.authors import phrases as P
 from graph.authors.base import Authored, AuthorError, CalcChoice, Choice, Review, Task
 from graph.authors.calc_text import calc_mistakes, describe_facts, describe_value, number_variants
@@ -391,10 +392,10 @@ def _target_field(slice_: Slice, choice: CalcChoice, result: dict[str, Any]) -> 
                     and result[field]
                 ):
                     return field
-    numeric = [k for k, v in result.items() if isinstance(v, int | float) and not isinstance(v, bool) and v]
-    if not numeric:
-        raise AuthorError(f"计算器{choice.calculator}没有可作为答案的数值结果")
-    return numeric[-1]
+    try:
+        return final_figure(choice.calculator, result)
+    except ValueError as exc:
+        raise AuthorError(f"计算器{choice.calculator}没有可作为答案的数值结果") from exc
 
 
 def _vary_amounts(args: dict[str, Any], rng: random.Random) -> dict[str, Any]:

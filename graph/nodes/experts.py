@@ -22,12 +22,14 @@ def _authored(result: Authored) -> dict[str, Any]:
             "calculation": result.calculation.model_dump() if result.calculation else None,
         },
         "failure": "",
+        "unavailable": False,
         "usage": result.usage,
     }
 
 
 def _failed(node: str, exc: AuthorError, usage: dict[str, int] | None = None) -> dict[str, Any]:
-    return {"authored": None, "failure": str(exc), "usage": usage or {}} | step(node, "failed", str(exc))
+    failed = {"authored": None, "failure": str(exc), "unavailable": exc.unavailable, "usage": usage or {}}
+    return failed | step(node, "failed", str(exc))
 
 
 async def specialist(state: GenerationState, runtime: Runtime[GenerationContext]) -> dict[str, Any]:
