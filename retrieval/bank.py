@@ -244,10 +244,26 @@ class _Importer:
         if raw in (None, ""):
             return None
         value = json_object(raw)
+        if not isinstance(value, str):
+            value = _calc_check_problem(value) or value
         if isinstance(value, str):
             self.log.add(row.number, CALC_CHECK, f"{value}; ignored", "warning")
             return None
         return value
+
+
+def _calc_check_problem(value: dict[str, Any]) -> str | None:
+    """What is missing from a 计算校验 object, so the critic's recomputation never meets a half-filled one."""
+    if not isinstance(value.get("calculator"), str) or not value["calculator"].strip():
+        return "missing calculator name"
+    if not isinstance(value.get("args"), dict):
+        return "args must be an object"
+    if not isinstance(value.get("field"), str) or not value["field"]:
+        return "missing field (the result field the answer states)"
+    expected = value.get("expected")
+    if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int | float)):
+        return "expected must be a number"
+    return None
 
 
 def _is_judge_pair(options: tuple[str, ...]) -> bool:

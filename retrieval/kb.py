@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from calc.registry import REGISTRY
 from retrieval.models import MASTERY_LEVELS, CalcExample, KeyParam, Slice
 from retrieval.normalize import clean_multiline, clean_text, join_path, parse_mastery, split_path, stable_id
 from retrieval.problems import Problem, ProblemLog
@@ -82,6 +83,7 @@ def _slice(
     if not any(fields.get(key) for key in ("text", "tables", "formulas", "rules")):
         log.add(row, f"{STRUCTURED}/{FLAT}", "no content: no text, tables, formulas or rules")
         return None
+
     return levels, {"mastery": mastery, **fields}
 
 
@@ -164,6 +166,8 @@ def _calc_example(item: dict[str, Any]) -> CalcExample | str:
     calculator, args, expected = item.get("calculator"), item.get("args"), item.get("expected")
     if not isinstance(calculator, str) or not calculator.strip():
         return "missing calculator name"
+    if calculator.strip() not in REGISTRY:
+        return f"unknown calculator '{calculator.strip()}' (see: python -m bot calc --list)"
     if not isinstance(args, dict) or not isinstance(expected, dict) or not expected:
         return "args and expected must be objects, expected non-empty"
     return CalcExample(calculator.strip(), args, expected)

@@ -102,4 +102,11 @@ def report(sources: Sources, kb_name: str, bank_name: str) -> str:
     counted = ", ".join(f"{severities[s]} {s}(s)" for s in ("fatal", "error", "warning") if severities[s])
     lines += ["", f"problems: {counted or 'none'}"]
     lines += [str(p) for p in sources.problems]
+    bare = sum(1 for s in sources.slices if not s.rules and not s.key_params)
+    if bare:
+        lines += [
+            "",
+            f"note: {bare} slice(s) have no rules or key_params: the offline author cannot write questions "
+            "from them (a model author can, from their text)",
+        ]
     return "\n".join(lines)

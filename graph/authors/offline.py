@@ -51,8 +51,10 @@ def statements(slice_: Slice) -> list[str]:
 def describe_param(value: float | str, unit: str) -> str:
     if isinstance(value, str):
         return value
-    if unit in ("比例", "税率", "利率", "%", "比率"):
-        return f"{value * 100:g}%"
+    if unit in ("比例", "税率", "利率", "比率"):
+        return f"{value * 100:g}%"  # stored as a fraction
+    if unit in ("%", "％"):
+        return f"{value:g}%"
     return f"{value:g}{unit}"
 
 
