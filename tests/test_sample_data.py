@@ -71,5 +71,6 @@ def test_every_numeric_bank_answer_recomputes_and_is_the_stated_option(sample_so
         value = calc.run(check["calculator"], check["args"])[check["field"]]
         assert same_number(float(value), float(check["expected"])), (question.source, value, check)
         correct = question.options[question.answer_indexes[0]]
-        assert any(same_number(n, float(value)) for n in numbers_in(correct)), (question.source, correct, value)
+        stated = numbers_in(correct)
+        assert any(same_number(n, float(value)) for n in stated), (question.source, correct, value)
     assert len(sample_sources.calc_checks) >= 35
