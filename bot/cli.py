@@ -22,7 +22,17 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(f"bot.commands.{name}").register(subparsers)
+    _accept_config_anywhere(parser)
     return parser
+
+
+def _accept_config_anywhere(parser: argparse.ArgumentParser) -> None:
+    """`--config` also after a (sub-)command; SUPPRESS keeps an absent one from hiding the first."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                command.add_argument("--config", default=argparse.SUPPRESS, help="config file")
+                _accept_config_anywhere(command)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,7 +1,7 @@
 """Sentence frames of the offline author. Subject-neutral on purpose: the subject's words come from the
 knowledge base, so the same frames serve any textbook."""
 
-JUDGE_STRICT = "{statement}（　）"
+JUDGE_STRICT = "{statement}。（　）"
 JUDGE_FLEXIBLE = "{person}在办理业务时向同事解释{topic}：“{statement}”这一说法（　）。"
 
 CHOICE_TRUE_STRICT = "关于{topic}，下列说法正确的是（　）。"
