@@ -201,3 +201,29 @@ async def test_a_round_interrupted_while_writing_resumes_after_a_restart(tmp_pat
         async with bot_running(emulator, settings):
             quiz = await client.wait_for_poll(ivy, timeout=20)
             assert quiz.poll.question.startswith("1/5 ")
+
+
+async def test_lang_switches_the_interface_to_english(tmp_path: Path):
+    async with world(tmp_path) as (emulator, client, settings), bot_running(emulator, settings):
+        jack = await client.create_user("Jack")
+        await client.send_text(jack, "/lang")
+        menu = await client.next_message(jack)
+        await client.press(jack, menu, "English")
+        assert "now in English" in (await client.wait_for_edit(menu)).text
+        await client.send_text(jack, "/quiz")
+        assert "Choose a chapter" in (await client.next_message(jack)).text
+
+
+async def test_a_failing_handler_is_logged_and_the_user_told_politely(tmp_path: Path, monkeypatch, caplog):
+    async def broken(update, context):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("handlers.basic.help_command", broken)
+    async with world(tmp_path) as (emulator, client, settings), bot_running(emulator, settings) as app:
+        kate = await client.create_user("Kate")
+        await client.send_text(kate, "/help")
+        apology = await client.next_message(kate)
+        errors = app.bot_data["metrics"].registry.get_sample_value("examforge_errors_total")
+    assert "抱歉" in apology.text and "boom" not in apology.text
+    assert errors == 1
+    assert any("error while handling update" in r.getMessage() for r in caplog.records)
