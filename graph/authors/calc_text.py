@@ -26,10 +26,13 @@ def _enum_names(description: str) -> dict[str, str]:
 
 
 def _label_and_unit(description: str) -> tuple[str, str]:
-    label, _, unit = description.partition("，")
-    label = re.sub(r"（(小数|英文).*?）", "", label).split("：")[0].split("；")[0]
-    unit = unit if unit in ("元", "㎡", "年", "平方米") else ""
-    return label.strip(), unit
+    """`成交价（含增值税），元` → ("成交价（含增值税）", "元"); hints for the model such as `（小数，如 …）`
+    are dropped, and only a unit the reader needs is kept."""
+    plain = re.sub(r"（(小数|英文)[^）]*）", "", description)
+    label, _, rest = plain.partition("，")
+    unit = re.split(r"[；;（(，]", rest, maxsplit=1)[0].strip()
+    label = label.split("：")[0].split("；")[0]
+    return label.strip(), unit if unit in ("元", "㎡", "年", "平方米") else ""
 
 
 def _trim(text: str) -> str:
@@ -103,7 +106,12 @@ def calc_mistakes(value: float, choice: CalcChoice, field: str) -> list[tuple[fl
             alternatives = [(_OLD_REGIME_DATE, "误用了旧政策")]
         elif spec.get("type") == "integer" and isinstance(current, int) and 0 < current <= 50:
             alternatives = [(current * 12, f"把{label}按月数代入")] if "年" in label else []
-        elif spec.get("type") == "number" and isinstance(current, int | float) and 0 < current < 10:
+        elif (
+            spec.get("type") == "number"
+            and spec.get("maximum") != 1
+            and isinstance(current, int | float)
+            and 0 < current < 10
+        ):
             alternatives = [
                 (v, f"把{label}误作{v:g}") for v in (current + 1, max(current - 1, 0.5), current + 4)
             ]

@@ -301,7 +301,7 @@ class OfflineAuthor:
                 stem=stem, options=list(JUDGE_OPTIONS), answer=letter, explanation=explanation, difficulty=0.5
             )
             return Authored(draft=draft, qtype="judge", calculation=calculation)
-        picked = rng.sample(mistakes, 3)
+        picked = mistakes[:3]  # misread arguments come first: they are the mistakes examinees really make
         entries = [(right, None), *picked]
         rng.shuffle(entries)
         letter = LETTERS[[text for text, _ in entries].index(right)]
@@ -372,8 +372,8 @@ class OfflineAuthor:
 
 def _formula_for(slice_: Slice, target: str) -> str:
     """The slice's formula for the asked figure (one that names it), else the figure itself."""
-    pairs = {target[i : i + 2] for i in range(len(target) - 1)}
-    return next((f for f in slice_.formulas if any(p in f for p in pairs)), target)
+    named = target.removeprefix("应纳").removeprefix("应缴")
+    return next((f for f in slice_.formulas if named in f.split("=")[0]), target)
 
 
 def _restate_conclusion(explanation: str, letters: str) -> str:
