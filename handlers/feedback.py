@@ -21,7 +21,7 @@ from graph.service import Result, UnknownQuestion
 from handlers.context import Services, remember, services
 from handlers.i18n import text
 from handlers.instructors import instructor_ids, is_instructor
-from handlers.polls import option_list, send_quiz, vote_keyboard
+from handlers.polls import option_list, post_quiz, vote_keyboard
 from handlers.status import StatusMessage
 from storage.deliveries import Delivery
 from storage.feedback import FEEDBACK_REASONS
@@ -63,8 +63,11 @@ def _parse(data: str) -> tuple[int, str]:
     return int(delivery_id), reason
 
 
-async def _delivery_for(update: Update, context: ContextTypes.DEFAULT_TYPE, locale: str) -> Delivery | None:
-    """The delivery a reason button refers to, if the presser may act on it as an instructor."""
+async def _delivery_for(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, locale: str
+) -> tuple[Delivery, str] | None:
+    """The delivery and reason a button refers to, if the presser may act on it as an instructor (the
+    callback is answered either way)."""
     query = update.callback_query
     delivery_id, reason = _parse(query.data)
     delivery = await services(context).store.deliveries.get(delivery_id)
@@ -74,17 +77,17 @@ async def _delivery_for(update: Update, context: ContextTypes.DEFAULT_TYPE, loca
     if not await is_instructor(context, query.from_user.id, delivery.chat_id):
         await query.answer(text(locale, "not_instructor"), show_alert=True)
         return None
-    return delivery
+    await query.answer()
+    return delivery, reason
 
 
 async def reason_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
     locale = await remember(update, context)
-    delivery = await _delivery_for(update, context, locale)
-    if delivery is None:
+    chosen = await _delivery_for(update, context, locale)
+    if chosen is None:
         return
-    await query.answer()
-    _, reason = _parse(query.data)
+    delivery, reason = chosen
     timeout = services(context).settings.telegram.comment_timeout
     skip = InlineKeyboardMarkup(
         [[InlineKeyboardButton(text(locale, "comment_skip"), callback_data=f"fg:{delivery.id}:{reason}")]]
@@ -127,11 +130,10 @@ async def _comment_timed_out(context: ContextTypes.DEFAULT_TYPE) -> None:
 async def skip_comment(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
     locale = await remember(update, context)
-    delivery = await _delivery_for(update, context, locale)
-    if delivery is None:
+    chosen = await _delivery_for(update, context, locale)
+    if chosen is None:
         return
-    await query.answer()
-    _, reason = _parse(query.data)
+    delivery, reason = chosen
     context.user_data.pop(COMMENT_KEY, None)
     await query.edit_message_reply_markup(None)
     await launch_revision(
@@ -223,23 +225,17 @@ async def _revise(
             version.question_id, result.question, number=result.version, flagged=result.outcome == "flagged"
         )
         label = new.label
-        message = await send_quiz(
+        message, _ = await post_quiz(
             app.bot,
+            store,
             delivery.chat_id,
             new.question,
             locale,
             version_id=new.id,
+            kind=delivery.kind,
             label=text(locale, "revised_label", label=label),
             anonymous=delivery.anonymous,
             reply_to=delivery.message_id,
-        )
-        await store.deliveries.record(
-            poll_id=message.poll.id,
-            version_id=new.id,
-            chat_id=delivery.chat_id,
-            message_id=message.message_id,
-            kind=delivery.kind,
-            anonymous=delivery.anonymous,
         )
         changes = describe_changes(locale, version.question, new.question)
         await app.bot.send_message(

@@ -7,6 +7,8 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, P
 from graph.format import STEM_LIMIT
 from graph.schemas import Question
 from handlers.i18n import text
+from storage import Store
+from storage.deliveries import Delivery, DeliveryKind
 
 
 def vote_keyboard(version_id: int) -> InlineKeyboardMarkup:
@@ -59,6 +61,51 @@ async def send_quiz(
         reply_markup=vote_keyboard(version_id),
         reply_parameters=ReplyParameters(reply_to) if reply_to else None,
     )
+
+
+async def post_quiz(
+    bot: Bot,
+    store: Store,
+    chat_id: int,
+    question: Question,
+    locale: str,
+    *,
+    version_id: int,
+    kind: DeliveryKind,
+    label: str = "",
+    anonymous: bool = False,
+    open_period: int | None = None,
+    reply_to: int | None = None,
+    session_id: int | None = None,
+    round_id: int | None = None,
+    position: int | None = None,
+) -> tuple[Message, Delivery]:
+    """Send the quiz and record its delivery at once: a poll answer names only the poll, so the poll id must
+    be in storage before anyone can answer."""
+    message = await send_quiz(
+        bot,
+        chat_id,
+        question,
+        locale,
+        version_id=version_id,
+        label=label,
+        anonymous=anonymous,
+        open_period=open_period,
+        reply_to=reply_to,
+    )
+    delivery = await store.deliveries.record(
+        poll_id=message.poll.id,
+        version_id=version_id,
+        chat_id=chat_id,
+        message_id=message.message_id,
+        kind=kind,
+        anonymous=anonymous,
+        session_id=session_id,
+        round_id=round_id,
+        position=position,
+        open_period=open_period,
+    )
+    return message, delivery
 
 
 def letters(indexes: list[int] | tuple[int, ...]) -> str:

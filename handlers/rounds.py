@@ -18,7 +18,7 @@ from graph.schemas import GenerationRequest
 from graph.service import Progress, Result
 from handlers.context import Services, services
 from handlers.i18n import text
-from handlers.polls import answer_feedback, send_quiz
+from handlers.polls import answer_feedback, post_quiz
 from handlers.status import StatusMessage
 from retrieval.sampler import NoSlicesError
 from storage.deliveries import Delivery
@@ -148,20 +148,15 @@ async def _deliver(
         flagged=result.outcome == "flagged",
         session_id=session.id,
     )
-    message = await send_quiz(
+    await post_quiz(
         app.bot,
+        found.store,
         session.chat_id,
         result.question,
         locale,
         version_id=version.id,
-        label=f"{position}/{session.settings.count} ",
-    )
-    await found.store.deliveries.record(
-        poll_id=message.poll.id,
-        version_id=version.id,
-        chat_id=session.chat_id,
-        message_id=message.message_id,
         kind="private",
+        label=f"{position}/{session.settings.count} ",
         session_id=session.id,
         position=position,
     )

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 
 import calc
+from graph.authors.base import Authored
 from graph.checkpoint import checkpoint_rows
 from graph.format import numbers_in, same_number
+from graph.schemas import Draft
 from graph.service import GenerationService, Result
 from retrieval.sources import Sources
 from settings import Settings
@@ -155,3 +158,53 @@ async def test_an_unfinished_generation_resumes_after_a_crash(settings, sample_s
     nodes = _nodes(resumed[0])
     assert nodes.count("router") == 1, "resumed from the checkpoint, not started again"
     assert nodes[-2:] == ["critic", "done"]
+
+
+class StubbornAuthor:
+    """Redrafts the very same question and "fixes" by changing nothing: no revision can ever be real."""
+
+    def __init__(self) -> None:
+        from graph.authors.offline import OfflineAuthor
+
+        self.inner = OfflineAuthor()
+        self.name = "stubborn"
+
+    async def draft(self, task):
+        return await self.inner.draft(replace(task, seed=0, attempt=0))
+
+    async def choose_calculation(self, task, candidates):
+        return await self.inner.choose_calculation(replace(task, seed=0, attempt=0), candidates)
+
+    async def draft_calculation(self, task, choice, result):
+        return await self.inner.draft_calculation(replace(task, seed=0, attempt=0), choice, result)
+
+    async def fix(self, task, question, report):
+        draft = Draft(
+            stem=question.stem,
+            options=question.options,
+            answer=question.answer_text,
+            explanation=question.explanation,
+            difficulty=question.difficulty,
+        )
+        return Authored(draft=draft, qtype=question.qtype, calculation=question.calculation)
+
+    async def review(self, task, question):
+        return None
+
+
+async def test_an_unchanged_question_never_passes_a_human_complaint(settings, sample_sources):
+    service = await GenerationService.open(settings, sources=sample_sources, author=StubbornAuthor())
+    try:
+        request = service.new_request(
+            8, "judge", "strict", [("第六篇 不动产登记与权属", "第十三章 不动产登记")]
+        )
+        first = await service.generate(request.model_copy(update={"seed": 0}))
+        assert first.outcome == "passed"
+        events = [e async for e in service.revise(first.thread_id, "stem_unclear", "")]
+    finally:
+        await service.close()
+    revised = events[-1]
+    assert revised.question is None or revised.question.fingerprint() != first.question.fingerprint()
+    assert revised.outcome in ("failed", "passed")
+    nodes = [step["node"] for step in revised.trace][len(first.trace) :]
+    assert nodes[:3] == ["critic", "fixer", "critic"], "the unchanged 'fix' was sent back, not accepted"

@@ -401,10 +401,15 @@ def _target_field(slice_: Slice, choice: CalcChoice, result: dict[str, Any]) -> 
 
 
 def _vary_amounts(args: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """灵活 mode: the same rule applied to other realistic amounts (money scaled, rounded to a 万)."""
+    """灵活 mode and redrafts: the same rule applied to other realistic figures — money scaled and rounded to
+    a 万, a year moved back a few years (areas, rates and codes keep their meaning and stay)."""
     varied = dict(args)
     for key, value in args.items():
-        if isinstance(value, int | float) and not isinstance(value, bool) and value >= 100_000:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        if value >= 100_000:
             scaled = value * rng.choice([0.8, 0.9, 1.1, 1.2, 1.3])
             varied[key] = int(round(scaled / 10_000) * 10_000)
+        elif isinstance(value, int) and 1950 <= value <= 2030 and key.endswith("year"):
+            varied[key] = value - rng.randint(1, 6)
     return varied

@@ -50,11 +50,11 @@ async def critic(state: GenerationState, runtime: Runtime[GenerationContext]) ->
         duplicate_threshold=ctx.duplicate_threshold,
     )
     pending = state.get("pending_human")
-    if pending:
-        if pending["fingerprint"] == question.fingerprint():
-            issues += [Issue.model_validate(i) for i in pending["issues"]]
-        else:
-            update["pending_human"] = None
+    unchanged_since_complaint = bool(pending) and pending["fingerprint"] == question.fingerprint()
+    if unchanged_since_complaint:
+        issues += [Issue.model_validate(i) for i in pending["issues"]]
+    elif pending:
+        update["pending_human"] = None
     suggestions: list[str] = []
     if not any(i.severity == "major" for i in issues):
         try:
@@ -78,9 +78,9 @@ async def critic(state: GenerationState, runtime: Runtime[GenerationContext]) ->
     if report.status != "passed":
         update["critic_failures"] = failures + 1
         best = state.get("best")
-        if not report.has_major and (
-            best is None or _rank(report) < _rank(VerificationReport(**best["report"]))
-        ):
+        # The question a human complained about is never "the best version": self-heal must not return it.
+        candidate = not report.has_major and not unchanged_since_complaint
+        if candidate and (best is None or _rank(report) < _rank(VerificationReport(**best["report"]))):
             update["best"] = {"question": question.model_dump(), "report": report.model_dump()}
     verdict = report.status
     return update | step("critic", verdict, report.summary())
