@@ -25,7 +25,7 @@ from graph.format import (
     with_blank,
 )
 from graph.schemas import Calculation, Draft, Question, VerificationReport
-from retrieval.models import Slice
+from retrieval.models import PATH_SEPARATOR, Slice
 
 _ORDINAL = re.compile(r"^(第[一二三四五六七八九十百]+[篇章节]|[一二三四五六七八九十]+、|\d+[.、])\s*")
 
@@ -73,8 +73,10 @@ class OfflineAuthor:
         draft = builders[task.qtype](task, rng)
         return Authored(draft=draft, qtype=task.qtype)
 
-    def _basis(self, slice_: Slice, facts: list[str]) -> str:
-        return P.BASIS.format(path=slice_.path_text, facts="；".join(facts[:3]) + "。")
+    def _basis(self, source: Slice | str, facts: list[str]) -> str:
+        """Cite where the facts come from: the slice, or the section or chapter a widened pool spans."""
+        path = source.path_text if isinstance(source, Slice) else source
+        return P.BASIS.format(path=path, facts="；".join(facts[:3]) + "。")
 
     def _judge(self, task: Task, rng: random.Random) -> Draft:
         pool = statements(task.slice)
@@ -103,10 +105,10 @@ class OfflineAuthor:
             stem=stem, options=list(JUDGE_OPTIONS), answer=letter, explanation=explanation, difficulty=0.3
         )
 
-    def _pools(self, task: Task) -> list[tuple[list[str], str]]:
-        """Statement pools to build a choice question from: the slice alone (asked about its own topic), then
-        widened to its section and then its chapter (asked about those) when one slice is too thin."""
-        pools = [(statements(task.slice), topic_of(task.slice.title))]
+    def _pools(self, task: Task) -> list[tuple[list[str], str, str]]:
+        """Statement pools to build a choice question from, each with its topic and the path it spans: the
+        slice alone, then widened to its section and then its chapter when one slice is too thin."""
+        pools = [(statements(task.slice), topic_of(task.slice.title), task.slice.path_text)]
         for depth in (3, 2):
             if len(task.slice.path) <= depth:
                 continue
@@ -114,7 +116,8 @@ class OfflineAuthor:
             for other in task.neighbours:
                 if other.path[:depth] == task.slice.path[:depth]:
                     widened += [s for s in statements(other) if s not in widened]
-            pools.append((widened, topic_of(task.slice.path[depth - 1])))
+            spanned = PATH_SEPARATOR.join(task.slice.path[:depth])
+            pools.append((widened, topic_of(task.slice.path[depth - 1]), spanned))
         return pools
 
     def _false_options(
@@ -141,14 +144,14 @@ class OfflineAuthor:
 
     def _pick_statements(
         self, task: Task, rng: random.Random, true_count: int, false_count: int
-    ) -> tuple[list[str], list[Falsified], str] | None:
-        for pool, topic in self._pools(task):
+    ) -> tuple[list[str], list[Falsified], str, str] | None:
+        for pool, topic, spanned in self._pools(task):
             if len(pool) <= true_count:
                 continue
             truths = rng.sample(pool, true_count)
             falses = self._false_options(pool, false_count, rng, set(pool))
             if len(falses) == false_count:
-                return truths, falses, topic
+                return truths, falses, topic, spanned
         return None
 
     def _choice(
@@ -157,7 +160,7 @@ class OfflineAuthor:
         picked = self._pick_statements(task, rng, true_count, option_count - true_count)
         if picked is None:
             raise AuthorError(f"知识点“{task.slice.title}”及相邻知识点的规则不足以构成{option_count}个选项")
-        truths, falses, topic = picked
+        truths, falses, topic, spanned = picked
         entries: list[tuple[str, Falsified | None]] = [(t, None) for t in truths] + [
             (f.text, f) for f in falses
         ]
@@ -186,7 +189,7 @@ class OfflineAuthor:
         }[(frame, flexible)]
         stem = template.format(topic=topic, person=self._person(rng))
         explanation = compose_explanation(
-            self._basis(task.slice, truths),
+            self._basis(spanned, truths),
             "；".join(notes) + "。",
             P.CONCLUSION_CHOICE.format(letters=answer),
         )
