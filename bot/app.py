@@ -16,6 +16,7 @@ from bot.metrics import Metrics
 from graph.service import GenerationService
 from handlers.context import SERVICES_KEY, Services
 from handlers.rounds import resume_rounds
+from handlers.series import resume_series
 from retrieval.sources import Sources, load_sources
 from settings import Settings
 from storage import Store
@@ -100,6 +101,9 @@ async def running(application: Application) -> AsyncIterator[Application]:
             resumed = await resume_rounds(application)
             if resumed:
                 log.info("resumed %d round(s) that were waiting for a question", resumed)
+            continued = await resume_series(application)
+            if continued:
+                log.info("took up %d timed group or channel round(s) again", continued)
             yield application
         finally:
             if application.updater is not None and application.updater.running:

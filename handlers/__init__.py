@@ -8,10 +8,22 @@ from telegram.ext import (
     CommandHandler,
     MessageHandler,
     PollAnswerHandler,
+    PollHandler,
     filters,
 )
 
-from handlers import answers, basic, controls, feedback, setup
+from handlers import (
+    answers,
+    basic,
+    channels,
+    controls,
+    feedback,
+    groups,
+    leaderboard,
+    series,
+    seriessetup,
+    setup,
+)
 from handlers.errors import on_error
 
 
@@ -23,12 +35,19 @@ def register(application: Application) -> None:
     application.add_handler(CommandHandler("cancel", controls.cancel))
     application.add_handler(CommandHandler("stop", controls.stop))
     application.add_handler(CommandHandler("reports", feedback.list_reports))
+    application.add_handler(CommandHandler("groupquiz", groups.groupquiz))
+    application.add_handler(CommandHandler("stopquiz", groups.stopquiz))
+    application.add_handler(CommandHandler("leaderboard", leaderboard.leaderboard))
+    application.add_handler(CommandHandler("post", channels.post_series))
     # An awaited instructor comment is taken before any other text handler sees the message.
     application.add_handler(
         MessageHandler(filters.TEXT & ~filters.COMMAND, feedback.comment_received), group=-1
     )
     application.add_handler(CallbackQueryHandler(basic.lang_chosen, pattern=r"^lang:"))
+    # Series dialogues (nonce "g…") before the private /quiz dialogue, which takes every other "qs:".
+    application.add_handler(CallbackQueryHandler(seriessetup.setup_button, pattern=r"^qs:g"))
     application.add_handler(CallbackQueryHandler(setup.setup_button, pattern=r"^qs:"))
+    application.add_handler(CallbackQueryHandler(series.confirm_button, pattern=r"^sr:\d+:(go|no)$"))
     application.add_handler(CallbackQueryHandler(controls.retry, pattern=r"^qr:\d+$"))
     application.add_handler(CallbackQueryHandler(controls.again, pattern=r"^again$"))
     application.add_handler(CallbackQueryHandler(controls.vote, pattern=r"^vote:\d+:(up|down)$"))
@@ -38,6 +57,13 @@ def register(application: Application) -> None:
     application.add_handler(CallbackQueryHandler(feedback.fix_pressed, pattern=r"^fix:\d+:\d+$"))
     application.add_handler(CallbackQueryHandler(basic.stale_button))
     application.add_handler(PollAnswerHandler(answers.poll_answer))
+    application.add_handler(PollHandler(series.poll_closed))
+    application.add_handler(
+        MessageHandler(
+            filters.ChatType.PRIVATE & (filters.FORWARDED | filters.Regex(channels.CHANNEL_REFERENCE)),
+            channels.channel_given,
+        )
+    )
     application.add_handler(MessageHandler(filters.COMMAND, basic.unknown_command))
     application.add_handler(MessageHandler(filters.TEXT & filters.ChatType.PRIVATE, basic.unknown_text))
     application.add_error_handler(on_error)

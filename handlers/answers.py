@@ -10,6 +10,7 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from handlers.context import services
+from handlers.groups import record_answer
 from handlers.rounds import grade_private_answer
 from storage.deliveries import Delivery
 
@@ -42,3 +43,5 @@ async def poll_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     await found.store.users.upsert(answer.user.id, answer.user.full_name, answer.user.username)
     if delivery.kind == "private":
         await grade_private_answer(context.application, delivery, answer.user.id, tuple(answer.option_ids))
+    elif delivery.kind == "group":
+        await record_answer(context.application, delivery, answer.user.id, tuple(answer.option_ids))

@@ -1,0 +1,70 @@
+"""Group quizzes: /groupquiz starts a timed round (instructors and the group's administrators only),
+/stopquiz ends it early with the leaderboard, and members' poll answers are scored.
+
+A group answer gets no reply of its own — twenty members answering would flood the chat; the explanation
+after the poll closes and the leaderboard at the end speak to everyone at once.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.ext import Application, ContextTypes
+
+from handlers import series, seriessetup
+from handlers.context import SERVICES_KEY, Services, remember, services
+from handlers.i18n import text
+from handlers.instructors import is_instructor
+from handlers.pacing import post
+from storage.deliveries import Delivery
+
+log = logging.getLogger(__name__)
+GROUP_TYPES = ("group", "supergroup")
+
+
+async def groupquiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    locale = await remember(update, context)
+    chat, user = update.effective_chat, update.effective_user
+    if chat.type not in GROUP_TYPES:
+        await update.effective_message.reply_text(text(locale, "series_group_only"))
+        return
+    if not await is_instructor(context, user.id, chat.id):
+        await post(context.application, chat.id, text(locale, "groupquiz_not_allowed"))
+        return
+    if not await series.make_room(context.application, chat.id, locale):
+        await post(context.application, chat.id, text(locale, "series_busy"))
+        return
+    await seriessetup.open_dialogue(update, context, locale, "group", chat.id, chat.title or "")
+
+
+async def stopquiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    locale = await remember(update, context)
+    chat, user = update.effective_chat, update.effective_user
+    if chat.type not in GROUP_TYPES:
+        await update.effective_message.reply_text(text(locale, "series_group_only"))
+        return
+    live = await services(context).store.rounds.live(chat.id)
+    if live is None:
+        key = "series_cancelled" if seriessetup.cancel_dialogue(context) else "stopquiz_none"
+        await post(context.application, chat.id, text(locale, key))
+        return
+    if user.id != live.initiator_id and not await is_instructor(context, user.id, chat.id):
+        await post(context.application, chat.id, text(locale, "stopquiz_not_allowed"))
+        return
+    await series.stop(context.application, live)
+    if live.status == "preparing":
+        await post(context.application, chat.id, text(locale, "series_cancelled"))
+
+
+async def record_answer(
+    app: Application, delivery: Delivery, user_id: int, option_ids: tuple[int, ...]
+) -> None:
+    """Score a member's answer to a group quiz. The first answer counts (storage keeps it); one that
+    arrives after the poll was closed and explained is ignored, so the explanation's tally and the
+    leaderboard never disagree."""
+    found: Services = app.bot_data[SERVICES_KEY]
+    if delivery.closed:
+        log.info("ignored a late answer by %s to poll %s", user_id, delivery.poll_id)
+        return
+    await found.store.attempts.record(delivery.id, user_id, option_ids)

@@ -1,0 +1,550 @@
+"""Timed quiz series: a group round (/groupquiz) or a channel series (/post).
+
+Every question is written before the first is posted, with one live progress message. Then they go out one
+at a time as quiz polls with an open period. A poll closes by Telegram's poll update or by our JobQueue
+timer, whichever comes first — `deliveries.close` lets exactly one through — and the full explanation
+follows as a reply, then the next question (in a channel, after the chosen pause). A group round ends with
+its leaderboard.
+
+What a restart must survive is stored: the round, its questions (thread ids `r<round>q<k>`, so they can be
+found again in order), the deliveries and the answers. This process keeps only timers and a small `Series`
+record per round, rebuilt from storage when the bot starts again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from contextlib import suppress
+from dataclasses import dataclass, field
+from typing import Literal
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, ReplyParameters, Update
+from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.ext import Application, ContextTypes
+
+from graph.format import STEM_LIMIT
+from graph.schemas import GenerationRequest, Question
+from graph.service import Result
+from handlers.context import SERVICES_KEY, Services, remember, services
+from handlers.i18n import text
+from handlers.leaderboard import round_leaderboard
+from handlers.pacing import paced, post
+from handlers.polls import post_quiz, send_quiz, vote_keyboard
+from handlers.rounds import Pending, _generate, question_type
+from handlers.status import StatusMessage
+from retrieval.sampler import NoSlicesError
+from storage.deliveries import Delivery
+from storage.errors import ConflictError
+from storage.questions import QuestionVersion
+from storage.quiz_settings import QuizSettings
+from storage.rounds import Round
+
+log = logging.getLogger(__name__)
+SeriesKind = Literal["group", "channel"]
+
+# Real seconds per second of round time (open periods and pauses). Tests shrink it to play rounds quickly.
+SECOND = 1.0
+# Our timer fires this long after a poll's close time, so Telegram's own poll update normally wins.
+CLOSE_GRACE = 1.0
+# A closed-poll update may arrive in the same batch as last-second answers: let those be recorded first.
+CLOSE_SETTLE = 0.3
+# After a restart, queued answers to a poll that closed meanwhile are fetched before it is closed here.
+RESUME_DELAY = 1.0
+# Questions written at once while preparing (a model author has its own concurrency limit too).
+PREPARE_CONCURRENCY = 3
+
+
+@dataclass
+class Series:
+    """A round this process is preparing or playing. `chat_id` is where the polls go; `home_id` is where
+    the settings were chosen and where progress and notices go (the group itself, or the instructor's
+    private chat for a channel). `interval` is the pause after each close in a channel (0 in a group),
+    None when a restart lost it."""
+
+    round_id: int
+    kind: SeriesKind
+    chat_id: int
+    home_id: int
+    initiator_id: int
+    title: str
+    locale: str
+    seconds: int
+    interval: int | None
+    versions: list[int] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    task: asyncio.Task[None] | None = None
+    stopping: bool = False
+
+
+def _found(app: Application) -> Services:
+    return app.bot_data[SERVICES_KEY]
+
+
+def _registry(app: Application) -> dict[int, Series]:
+    return app.bot_data.setdefault("series", {})
+
+
+def question_key(round_id: int, number: int) -> str:
+    return f"r{round_id}q{number}"
+
+
+async def _locale_of(found: Services, user_id: int) -> str:
+    return await found.store.users.get_locale(user_id) or found.settings.locale.default
+
+
+def _telegram_seconds(seconds: float) -> int | float:
+    scaled = seconds * SECOND
+    return int(scaled) if float(scaled).is_integer() else scaled
+
+
+async def _tell_home(app: Application, series: Series, body: str, **options: object) -> Message | None:
+    try:
+        return await post(app, series.home_id, body, **options)
+    except TelegramError as exc:
+        log.warning("could not tell chat %s about round %s: %s", series.home_id, series.round_id, exc)
+        return None
+
+
+# ---- preparing ------------------------------------------------------------------------------------------
+
+
+async def begin(
+    app: Application,
+    *,
+    kind: SeriesKind,
+    chat_id: int,
+    home_id: int,
+    user_id: int,
+    title: str,
+    settings: QuizSettings,
+    seconds: int,
+    interval: int,
+    locale: str,
+) -> bool:
+    """Open the round and start writing its questions; False if the chat already has a live round."""
+    try:
+        round_ = await _found(app).store.rounds.create(chat_id, user_id, settings)
+    except ConflictError:
+        return False
+    series = Series(round_.id, kind, chat_id, home_id, user_id, title, locale, seconds, interval)
+    _registry(app)[round_.id] = series
+    series.task = app.create_task(_prepare(app, series, settings))
+    return True
+
+
+async def _requests(found: Services, series: Series, settings: QuizSettings) -> list[GenerationRequest]:
+    """Draw every slice up front from the chat's stored sampler history, so the round has no repeats."""
+    state = await found.store.chats.get_sampler_state(series.chat_id)
+    chapters = [tuple(c) for c in settings.chapters] or None
+    requests = [
+        found.generation.new_request(
+            series.chat_id,
+            question_type(settings, number),
+            settings.mode,
+            chapters,
+            settings.calculation_only,
+            sampler_state=state,
+        ).model_copy(update={"question_id": question_key(series.round_id, number)})
+        for number in range(1, settings.count + 1)
+    ]
+    await found.store.chats.put_sampler_state(series.chat_id, state)
+    return requests
+
+
+async def _prepare(app: Application, series: Series, settings: QuizSettings) -> None:
+    found, locale, count = _found(app), series.locale, settings.count
+    status = StatusMessage(
+        app.bot, series.home_id, locale, text(locale, "series_preparing", done=0, count=count)
+    )
+    try:
+        async with paced(app, series.home_id):
+            await status.open()
+        try:
+            requests = await _requests(found, series, settings)
+        except NoSlicesError as exc:
+            await _drop(app, series)
+            await status.close(text(locale, "no_slices", reason=exc))
+            return
+        await _write_all(found, series, requests, status)
+    except Exception:
+        await _drop(app, series)
+        await _tell_home(app, series, text(locale, "error"))
+        raise
+    ready = len(series.versions)
+    await status.close(text(locale, "series_prepared", ready=ready, count=count))
+    if ready == 0:
+        await _drop(app, series)
+        await _tell_home(app, series, text(locale, "series_none"))
+    elif ready < count:
+        buttons = [
+            InlineKeyboardButton(
+                text(locale, "series_start_fewer", ready=ready), callback_data=f"sr:{series.round_id}:go"
+            ),
+            InlineKeyboardButton(text(locale, "series_cancel"), callback_data=f"sr:{series.round_id}:no"),
+        ]
+        await _tell_home(
+            app,
+            series,
+            text(locale, "series_fewer", ready=ready, count=count),
+            reply_markup=InlineKeyboardMarkup([buttons]),
+        )
+    else:
+        await start(app, series)
+
+
+async def _write_all(
+    found: Services, series: Series, requests: list[GenerationRequest], status: StatusMessage
+) -> None:
+    """Write the questions a few at a time; the verified ones are stored in the round's order."""
+    gate = asyncio.Semaphore(PREPARE_CONCURRENCY)
+    done = 0
+
+    async def write(request: GenerationRequest) -> Result:
+        nonlocal done
+        async with gate:
+            result = await _generate(found, Pending(request=request, status=status))
+        done += 1
+        status.title = text(series.locale, "series_preparing", done=done, count=len(requests))
+        return result
+
+    results = await asyncio.gather(*(write(request) for request in requests))
+    for request, result in zip(requests, results, strict=True):
+        if result.ok:
+            version = await found.store.questions.record(
+                request,
+                result.question,
+                number=result.version,
+                flagged=result.outcome == "flagged",
+                round_id=series.round_id,
+            )
+            series.versions.append(version.id)
+
+
+async def _drop(app: Application, series: Series) -> None:
+    await _found(app).store.rounds.cancel(series.round_id)
+    _registry(app).pop(series.round_id, None)
+
+
+async def confirm_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The initiator's answer to "only N of M questions could be written — start with N?"."""
+    query = update.callback_query
+    locale = await remember(update, context)
+    _, round_id, choice = query.data.split(":")
+    series = _registry(context.application).get(int(round_id))
+    round_ = await services(context).store.rounds.get(int(round_id))
+    if series is None or round_ is None or round_.status != "preparing" or not series.versions:
+        await query.answer(text(locale, "stale_button"))
+        return
+    if query.from_user.id != series.initiator_id:
+        await query.answer(text(locale, "series_not_initiator"))
+        return
+    await query.answer()
+    if choice == "go":
+        await query.edit_message_text(text(locale, "series_starting", count=len(series.versions)))
+        await start(context.application, series)
+    else:
+        await _drop(context.application, series)
+        await query.edit_message_text(text(locale, "series_cancelled"))
+
+
+# ---- playing --------------------------------------------------------------------------------------------
+
+
+async def start(app: Application, series: Series) -> None:
+    if not await _found(app).store.rounds.start(series.round_id, len(series.versions)):
+        return
+    if series.kind == "channel":
+        await _tell_home(
+            app,
+            series,
+            text(
+                series.locale,
+                "series_channel_started",
+                channel=series.title,
+                count=len(series.versions),
+                seconds=series.seconds,
+            ),
+        )
+    await post_next(app, series)
+
+
+def _close_job_name(delivery_id: int) -> str:
+    return f"series-close:{delivery_id}"
+
+
+def _arm_close(app: Application, delivery_id: int, delay: float) -> None:
+    app.job_queue.run_once(_close_job, delay, data=delivery_id, name=_close_job_name(delivery_id))
+
+
+async def post_next(app: Application, series: Series) -> None:
+    """Post the round's next question, or finish the round after the last one."""
+    found = _found(app)
+    async with series.lock:
+        if series.stopping:
+            return
+        round_ = await found.store.rounds.get(series.round_id)
+        if round_ is None or round_.status != "running":
+            return
+        position = round_.position + 1
+        if position > round_.question_count:
+            await finish(app, series)
+            return
+        version = await found.store.questions.version(series.versions[position - 1])
+        label = f"{position}/{round_.question_count} "
+        # send_quiz puts a stem too long for a poll in a message of its own first. (Not post_quiz: the
+        # delivery keeps the round's own seconds, which tests shrink on the way to Telegram.)
+        messages = 2 if len(label + version.question.stem) > STEM_LIMIT else 1
+        try:
+            async with paced(app, series.chat_id, messages):
+                message = await send_quiz(
+                    app.bot,
+                    series.chat_id,
+                    version.question,
+                    series.locale,
+                    version_id=version.id,
+                    label=label,
+                    anonymous=series.kind == "channel",
+                    open_period=_telegram_seconds(series.seconds),
+                )
+        except (BadRequest, Forbidden) as exc:
+            log.warning("round %s: cannot post in chat %s: %s", series.round_id, series.chat_id, exc)
+            await _drop(app, series)
+            await _tell_home(
+                app, series, text(series.locale, "series_post_failed", chat=series.title, reason=exc.message)
+            )
+            return
+        delivery = await found.store.deliveries.record(
+            poll_id=message.poll.id,
+            version_id=version.id,
+            chat_id=series.chat_id,
+            message_id=message.message_id,
+            kind=series.kind,
+            anonymous=series.kind == "channel",
+            round_id=series.round_id,
+            position=position,
+            open_period=series.seconds,
+        )
+        await found.store.rounds.advance(series.round_id)
+        _arm_close(app, delivery.id, series.seconds * SECOND + CLOSE_GRACE)
+    if series.kind == "channel":
+        await _send_copy(app, series, version, label)
+
+
+async def _send_copy(app: Application, series: Series, version: QuestionVersion, label: str) -> None:
+    """The instructor's copy of a channel question, a quiz in their private chat with the same 👍/👎:
+    channel polls are anonymous, so this is where the question can be answered and judged."""
+    try:
+        await post_quiz(
+            app.bot,
+            _found(app).store,
+            series.home_id,
+            version.question,
+            series.locale,
+            version_id=version.id,
+            kind="private",
+            label=text(series.locale, "series_copy_label", channel=series.title, label=label),
+        )
+    except TelegramError as exc:
+        log.warning("round %s: no copy for instructor %s: %s", series.round_id, series.home_id, exc)
+
+
+def explanation_text(
+    locale: str, position: int | None, question: Question, tally: tuple[int, int] | None
+) -> str:
+    answer = "；".join(f"{chr(65 + i)}. {question.options[i]}" for i in question.correct_indexes)
+    lines = [text(locale, "series_answer", number=position or "", answer=answer)]
+    if tally is not None:
+        right, answered = tally
+        lines.append(
+            text(locale, "series_right_count", right=right, answered=answered)
+            if answered
+            else text(locale, "series_nobody")
+        )
+    lines.append(text(locale, "full_explanation", explanation=question.explanation))
+    return "\n".join(lines)
+
+
+async def _close_delivery(
+    app: Application, delivery: Delivery, series: Series, stop_poll: bool = False
+) -> bool:
+    """Close one poll of the round and post its explanation; False if it was already closed. Answers
+    arriving after this are not counted."""
+    found = _found(app)
+    if not await found.store.deliveries.close(delivery.id):
+        return False
+    for job in app.job_queue.get_jobs_by_name(_close_job_name(delivery.id)):
+        job.schedule_removal()
+    if stop_poll:
+        with suppress(BadRequest):  # Telegram closed it already
+            await app.bot.stop_poll(
+                delivery.chat_id, delivery.message_id, reply_markup=vote_keyboard(delivery.version_id)
+            )
+    version = await found.store.questions.version(delivery.version_id)
+    tally = None
+    if delivery.kind == "group":
+        attempts = await found.store.attempts.for_delivery(delivery.id)
+        tally = (sum(a.correct for a in attempts), len(attempts))
+    body = explanation_text(series.locale, delivery.position, version.question, tally)
+    try:
+        await post(
+            app,
+            delivery.chat_id,
+            body,
+            reply_parameters=ReplyParameters(delivery.message_id, allow_sending_without_reply=True),
+        )
+    except TelegramError as exc:
+        log.warning("round %s: no explanation for poll %s: %s", series.round_id, delivery.poll_id, exc)
+    return True
+
+
+async def _closed(app: Application, delivery_id: int) -> None:
+    """A poll of a round closed (update or timer): explain it and go on."""
+    found = _found(app)
+    delivery = await found.store.deliveries.get(delivery_id)
+    series = _registry(app).get(delivery.round_id) if delivery and delivery.round_id else None
+    if series is None or not await _close_delivery(app, delivery, series):
+        return
+    if series.stopping:
+        return
+    round_ = await found.store.rounds.get(series.round_id)
+    last = round_ is None or round_.position >= round_.question_count
+    if series.kind == "group" or last or series.interval == 0:
+        await post_next(app, series)
+    elif series.interval is None:
+        await finish(app, series, interrupted=True)
+    else:
+        app.job_queue.run_once(
+            _next_job, series.interval * SECOND, data=series.round_id, name=f"series-next:{series.round_id}"
+        )
+
+
+async def _close_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    await _closed(context.application, context.job.data)
+
+
+async def _next_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    series = _registry(context.application).get(context.job.data)
+    if series is not None:
+        await post_next(context.application, series)
+
+
+async def poll_closed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Telegram's poll update. It also comes for every vote; only a closed poll of a round matters."""
+    services(context).metrics.updates.inc()
+    poll = update.poll
+    if not poll.is_closed:
+        return
+    delivery = await services(context).store.deliveries.by_poll(poll.id)
+    if delivery is None or delivery.round_id is None or delivery.closed:
+        return
+    await asyncio.sleep(CLOSE_SETTLE)
+    await _closed(context.application, delivery.id)
+
+
+async def finish(app: Application, series: Series, interrupted: bool = False) -> None:
+    """End a running round once: the leaderboard in a group, a note to the instructor for a channel."""
+    found = _found(app)
+    _registry(app).pop(series.round_id, None)
+    if not await found.store.rounds.finish(series.round_id):
+        return
+    if series.kind == "group":
+        standings = await found.store.rounds.leaderboard(series.round_id)
+        await _tell_home(app, series, round_leaderboard(series.locale, standings))
+        return
+    round_ = await found.store.rounds.get(series.round_id)
+    key = "series_channel_interrupted" if interrupted else "series_channel_finished"
+    await _tell_home(
+        app,
+        series,
+        text(series.locale, key, channel=series.title, posted=round_.position, count=round_.question_count),
+    )
+
+
+# ---- stopping, orphans and restarts ---------------------------------------------------------------------
+
+
+async def _restore(found: Services, round_: Round, seconds: int) -> Series:
+    """The `Series` of a round this process did not start, from storage; a channel's pause is not stored,
+    so a restored channel series ends after its open poll."""
+    chat = await found.store.chats.get(round_.chat_id)
+    channel = chat is not None and chat.type == "channel"
+    versions = []
+    for number in range(1, round_.settings.count + 1):
+        stored = await found.store.questions.by_thread(f"{round_.chat_id}/{question_key(round_.id, number)}")
+        latest = await found.store.questions.latest(stored.id) if stored is not None else None
+        if latest is not None:
+            versions.append(latest.id)
+    return Series(
+        round_id=round_.id,
+        kind="channel" if channel else "group",
+        chat_id=round_.chat_id,
+        home_id=round_.initiator_id if channel else round_.chat_id,
+        initiator_id=round_.initiator_id,
+        title=chat.title if chat is not None else "",
+        locale=await _locale_of(found, round_.initiator_id),
+        seconds=seconds,
+        interval=None if channel else 0,
+        versions=versions,
+    )
+
+
+async def stop(app: Application, round_: Round) -> None:
+    """End a live round early: a round still being prepared is cancelled; a running one has its open poll
+    closed and explained, then finishes as usual (leaderboard or note) with the scores so far."""
+    found = _found(app)
+    series = _registry(app).get(round_.id)
+    if round_.status == "preparing":
+        if series is not None and series.task is not None:
+            series.task.cancel()
+        await found.store.rounds.cancel(round_.id)
+        _registry(app).pop(round_.id, None)
+        return
+    series = series or await _restore(found, round_, seconds=0)
+    series.stopping = True
+    for job in app.job_queue.get_jobs_by_name(f"series-next:{round_.id}"):
+        job.schedule_removal()
+    async with series.lock:
+        for delivery in await found.store.deliveries.for_round(round_.id):
+            if not delivery.closed:
+                await _close_delivery(app, delivery, series, stop_poll=True)
+    await finish(app, series, interrupted=series.kind == "channel")
+
+
+async def make_room(app: Application, chat_id: int, locale: str) -> bool:
+    """False while this process plays a live round in the chat. A live round nobody plays any more (the
+    bot restarted during its preparation, or between two polls) is ended cleanly instead, so it cannot
+    block the chat for good."""
+    found = _found(app)
+    live = await found.store.rounds.live(chat_id)
+    if live is None:
+        return True
+    if live.id in _registry(app):
+        return False
+    chat = await found.store.chats.get(chat_id)
+    if live.status == "running" and chat is not None and chat.type != "channel":
+        await post(app, chat_id, text(locale, "series_interrupted"))
+    await stop(app, live)
+    return True
+
+
+async def resume_series(app: Application) -> int:
+    """After a restart: re-arm the close timer of every open poll of a running round (a poll whose time ran
+    out while the bot was down closes shortly after startup, once queued answers are in) and carry on.
+    Returns how many rounds were taken up again."""
+    found = _found(app)
+    resumed = 0
+    for delivery in await found.store.deliveries.pending_close():
+        if delivery.round_id is None:
+            continue
+        round_ = await found.store.rounds.get(delivery.round_id)
+        if round_ is None or round_.status != "running":
+            await found.store.deliveries.close(delivery.id)
+            continue
+        if round_.id not in _registry(app):
+            _registry(app)[round_.id] = await _restore(found, round_, delivery.open_period)
+            resumed += 1
+        due = delivery.delivered_at + delivery.open_period * SECOND + CLOSE_GRACE - time.time()
+        _arm_close(app, delivery.id, max(due, RESUME_DELAY))
+    return resumed

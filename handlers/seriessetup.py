@@ -1,0 +1,160 @@
+"""The settings dialogue of a timed series — /groupquiz in a group, /post in a private chat: chapter, type,
+mode, count, seconds per question and, for a channel, the pause between questions.
+
+It reuses the /quiz keyboards. Its nonces start with "g" (never a hex digit), so its buttons reach this
+handler rather than the private dialogue's, and the two dialogues can be open in one chat at once. In a
+group only the initiator's taps count; anyone else gets a short notice.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from telegram import CallbackQuery, Update
+from telegram.ext import ContextTypes
+
+from handlers.context import remember, services
+from handlers.i18n import text
+from handlers.pacing import post
+from handlers.series import SeriesKind, begin
+from handlers.setup import COUNTS, MODES, TYPES, _choice_keyboard, chapter_keyboard
+from storage.quiz_settings import QuizSettings
+
+SETUP_KEY = "series_setup"
+NONCE_PREFIX = "g"
+SECONDS = (15, 30, 60, 120)
+INTERVALS = (0, 60, 600, 3600)
+
+
+async def open_dialogue(
+    update: Update,
+    context: ContextTypes.DEFAULT_TYPE,
+    locale: str,
+    kind: SeriesKind,
+    target_id: int,
+    title: str,
+) -> None:
+    nonce = NONCE_PREFIX + secrets.token_hex(4)
+    context.chat_data[SETUP_KEY] = {
+        "nonce": nonce,
+        "user": update.effective_user.id,
+        "kind": kind,
+        "target": target_id,
+        "title": title,
+    }
+    prompt, keyboard = chapter_keyboard(context, locale, nonce, 0)
+    await post(context.application, update.effective_chat.id, prompt, reply_markup=keyboard)
+
+
+def cancel_dialogue(context: ContextTypes.DEFAULT_TYPE) -> bool:
+    return context.chat_data.pop(SETUP_KEY, None) is not None
+
+
+def _chapter_choice(context: ContextTypes.DEFAULT_TYPE, locale: str, value: str) -> dict[str, object] | None:
+    """What a chapter button chose: the 全部/仅计算类 shortcuts or one chapter; None for a stale index."""
+    if value in ("all", "calc"):
+        label = text(locale, "all_chapters" if value == "all" else "calculation_only")
+        return {"chapters": [], "calculation_only": value == "calc", "chapter_label": label}
+    chapters = [c for c in services(context).sources.tree.chapters if c.slices]
+    if not value.isdigit() or int(value) >= len(chapters):
+        return None
+    chapter = chapters[int(value)]
+    return {"chapters": [list(chapter.key)], "calculation_only": False, "chapter_label": chapter.name}
+
+
+async def _ask(
+    query: CallbackQuery, locale: str, nonce: str, prompt: str, action: str, values: tuple, label_prefix: str
+) -> None:
+    await query.edit_message_text(
+        text(locale, prompt), reply_markup=_choice_keyboard(locale, nonce, action, values, label_prefix)
+    )
+
+
+def _number_in(value: str, allowed: tuple[int, ...]) -> bool:
+    return value.isdigit() and int(value) in allowed
+
+
+async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    locale = await remember(update, context)
+    _, nonce, action, value = query.data.split(":", 3)
+    setup = context.chat_data.get(SETUP_KEY)
+    if not setup or setup["nonce"] != nonce:
+        await query.answer(text(locale, "stale_button"))
+        return
+    if setup["user"] != query.from_user.id:
+        await query.answer(text(locale, "series_not_initiator"))
+        return
+    await query.answer()
+    if action == "page" and value.isdigit():
+        prompt, keyboard = chapter_keyboard(context, locale, nonce, int(value))
+        await query.edit_message_text(prompt, reply_markup=keyboard)
+    elif action == "ch" and (choice := _chapter_choice(context, locale, value)) is not None:
+        setup.update(choice)
+        await _ask(query, locale, nonce, "choose_type", "type", TYPES, "type_")
+    elif action == "type" and value in TYPES:
+        setup["qtype"] = value
+        await _ask(query, locale, nonce, "choose_mode", "mode", MODES, "mode_")
+    elif action == "mode" and value in MODES:
+        setup["mode"] = value
+        await _ask(query, locale, nonce, "choose_count", "count", COUNTS, "")
+    elif action == "count" and _number_in(value, COUNTS):
+        setup["count"] = int(value)
+        await _ask(query, locale, nonce, "choose_seconds", "sec", SECONDS, "")
+    elif action == "sec" and _number_in(value, SECONDS):
+        setup["seconds"] = int(value)
+        if setup["kind"] == "channel":
+            await _ask(query, locale, nonce, "choose_interval", "gap", INTERVALS, "interval_")
+        else:
+            await _launch(update, context, locale, setup)
+    elif action == "gap" and _number_in(value, INTERVALS):
+        setup["interval"] = int(value)
+        await _launch(update, context, locale, setup)
+
+
+async def _launch(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, locale: str, setup: dict[str, object]
+) -> None:
+    context.chat_data.pop(SETUP_KEY, None)
+    chosen = QuizSettings(
+        chapters=tuple(tuple(c) for c in setup["chapters"]),
+        qtype=setup["qtype"],
+        mode=setup["mode"],
+        count=setup["count"],
+        calculation_only=setup["calculation_only"],
+    )
+    summary = text(
+        locale,
+        "series_summary",
+        chapters=setup["chapter_label"],
+        qtype=text(locale, f"type_{chosen.qtype}"),
+        mode=text(locale, f"mode_{chosen.mode}"),
+        count=chosen.count,
+        seconds=setup["seconds"],
+    )
+    if setup["kind"] == "channel":
+        summary = "\n".join(
+            [
+                text(locale, "series_summary_channel", channel=setup["title"]),
+                summary,
+                text(
+                    locale, "series_summary_interval", interval=text(locale, f"interval_{setup['interval']}")
+                ),
+            ]
+        )
+    await update.callback_query.edit_message_text(summary)
+    home = update.effective_chat.id
+    started = await begin(
+        context.application,
+        kind=setup["kind"],
+        chat_id=setup["target"],
+        home_id=home,
+        user_id=update.effective_user.id,
+        title=setup["title"],
+        settings=chosen,
+        seconds=setup["seconds"],
+        interval=setup.get("interval", 0),
+        locale=locale,
+    )
+    if not started:
+        await post(context.application, home, text(locale, "series_busy"))
