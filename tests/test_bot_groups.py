@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import re
 import time
 from pathlib import Path
@@ -13,6 +14,7 @@ from telegram import Update
 
 from graph.schemas import GenerationRequest, Question
 from handlers import pacing, series
+from handlers.i18n import text
 from storage import Store
 from tests.botharness import bot_running, world
 from tests.seriesharness import QUICK_POLLS, replies_to, speed_up, start_group_round, wrong_choice
@@ -165,7 +167,9 @@ async def test_only_admins_start_a_round_and_only_the_initiator_sets_it_up(tmp_p
         ).text == "这个按钮已失效，请发送 /quiz 重新开始。"
 
 
-async def test_stopquiz_ends_the_round_early_with_the_leaderboard(tmp_path: Path, monkeypatch):
+async def test_votes_work_in_a_group_and_stopquiz_ends_the_round_early_with_the_leaderboard(
+    tmp_path: Path, monkeypatch
+):
     speed_up(monkeypatch, SECOND)
     async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings):
         ann, ben = await client.create_user("Ann"), await client.create_user("Ben")
@@ -175,6 +179,9 @@ async def test_stopquiz_ends_the_round_early_with_the_leaderboard(tmp_path: Path
             quiz = await client.wait_for_poll(group, timeout=20)
             await client.vote(ann, quiz, list(quiz.poll.correct_option_ids))
             await client.vote(ben, quiz, wrong_choice(quiz.poll))
+            thumbs_up = await client.press(ben, quiz, "👍", wait=5)
+            await client.press(ann, quiz, "👎")
+            reasons = await client.wait_for_message(group, replies_to(quiz), timeout=5)
             await client.send_text(ben, "/stopquiz", group)
             assert "只有发起人" in (await client.next_message(group)).text
             await client.send_text(ann, "/stopquiz", group)
@@ -188,6 +195,10 @@ async def test_stopquiz_ends_the_round_early_with_the_leaderboard(tmp_path: Path
             stored = await store.rounds.get(1)
         finally:
             await store.close()
+    assert thumbs_up.text == "感谢反馈 👍"
+    assert reasons.text == text("zh", "reason_prompt"), (
+        "a group administrator's 👎 asks for a revision reason"
+    )
     assert "答对 1/2 人" in explained.text
     assert board.text.splitlines()[1].startswith("🥇 Ann — 1 分")
     assert board.text.splitlines()[2].startswith("🥈 Ben — 0 分")
@@ -285,3 +296,36 @@ async def test_the_pacer_waits_for_room_in_the_window(monkeypatch):
             sent.append(time.monotonic())
     assert sent[1] - sent[0] < 0.1, "three messages fit in the window"
     assert sent[2] - sent[0] >= 0.5, "two more wait until the first two have left it"
+
+
+THIN_SLICE = {
+    "完整路径": "第一篇  基础 > 第一章  概念 > 第一节  定义 > 一、术语",
+    "掌握程度": "掌握",
+    "结构化内容": {"context_before": "术语说明。", "key_params": [], "rules": ["术语应当统一使用。"]},
+}
+
+
+async def test_fewer_questions_than_asked_are_offered_to_the_initiator(tmp_path: Path, monkeypatch):
+    speed_up(monkeypatch, SECOND)
+    kb = tmp_path / "thin.jsonl"
+    kb.write_text(json.dumps(THIN_SLICE, ensure_ascii=False) + "\n", encoding="utf-8")
+    async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings):
+        settings.data.knowledge_base = kb
+        async with bot_running(emulator, settings):
+            ann, ben = await client.create_user("Ann"), await client.create_user("Ben")
+            group = await client.create_group("备考群", [ben], admins=[ann])
+            await start_group_round(client, group, ann, count="5", seconds="30", qtype="混合")
+            offer = await client.wait_for_text(group, "通过了校验", timeout=20)
+            ready = int(re.search(r"只有 (\d)/5", offer.text)[1])
+            notice = await client.press(ben, offer, f"开始（{ready} 题）", wait=5)
+            await client.press(ann, offer, f"开始（{ready} 题）")
+            started = await client.wait_for_edit(offer)
+            numbers = [
+                (await client.wait_for_poll(group, timeout=10)).poll.question[:4] for _ in range(ready)
+            ]
+            await client.wait_for_text(group, "排行榜", timeout=10)
+    assert 0 < ready < 5
+    assert [b.text for b in offer.buttons] == [f"开始（{ready} 题）", "取消"]
+    assert "只有发起人" in notice.text
+    assert f"共 {ready} 题" in started.text and not started.buttons
+    assert numbers == [f"{n}/{ready} " for n in range(1, ready + 1)]
