@@ -1,0 +1,538 @@
+"""Bot load benchmark: many learners each playing a quiz round at the same moment, against the real bot.
+
+The bot — the PTB Application with its store and checkpointer, built as `python -m bot run` builds it, with
+the model author — runs in this process and is what is measured. Everything around it runs in a second
+process (this module with `--world`): the Bot API emulator, the fake OpenAI-compatible server answering as
+the scripted exam model after a fixed latency per call, and the simulated learners, who use the emulator's
+user API over loopback. On two cores that gives the bot a core of its own, so neither the learners' long
+polls nor the emulator's bookkeeping are billed to the bot.
+
+Each learner opens /quiz, picks all chapters, mixed types, strict mode and a round of 5 (the dialogue offers
+no 3), answers three quizzes, each once its explanation has arrived, and ends the round with /stop.
+
+The model-bound ideal of a question is its model calls × the latency: what a learner would wait for with an
+infinitely fast bot and Telegram. The first poll is compared with the ideal of that learner's first question;
+the run's wall time with the ideal of the longest round, since the learners play in parallel. Learners still
+playing at the deadline are stopped and reported as unfinished, so the benchmark stays near a minute; the
+answers they had sent still count. Besides the targets, the table shows where the time went: the bot's CPU
+and the Bot API calls that queue for Telegram's 30-per-second budget (AIORateLimiter).
+
+200 learners by default; `python -m bench.bot_load --learners N` or $EXAMFORGE_BENCH_LEARNERS for another N.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import logging
+import math
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+from unittest.mock import patch
+
+import aiohttp
+from telegram.ext import Application
+
+from bot.app import build_application, running
+from bot.emulator import EmulatorClient, EmulatorError, EmulatorServer
+from bot.emulator.views import ChatMessage, EmuUser
+from graph.schemas import GenerationRequest
+from graph.service import GenerationService, Progress, Result
+from handlers.context import SERVICES_KEY
+from settings import Settings
+from settings.model import LLMSettings
+from storage import Store
+from tests.botharness import bot_settings
+from tests.fakes.corpus import DEED_TAX_ARGS
+from tests.fakes.exam_model import ExamModel
+from tests.fakes.openai_server import FakeOpenAI
+
+ROOT = Path(__file__).resolve().parent.parent
+LEARNERS_ENV = "EXAMFORGE_BENCH_LEARNERS"
+DEFAULT_LEARNERS = 200
+MODEL_LATENCY_S = 0.3
+# The learners' share of the run; whoever is not done by then is stopped and reported as unfinished.
+DEADLINE_S = 60.0
+# After the learners stop: how long the bot may go on working off what they sent (answers in flight).
+SETTLE_QUIET_S = 1.0
+SETTLE_LIMIT_S = 3.0
+FIRST_POLL_TARGET = 1.5
+ROUND_BUTTON = "5"
+ANSWERED = 3
+DIALOGUE = ("全部章节", "混合", "严谨（贴近教材）")
+FEEDBACK_MARK = "解析"
+FINISHED_MARK = "本轮结束"
+# Bot API methods without a chat_id: AIORateLimiter lets them pass; every other call the bot makes waits
+# for the overall 30-per-second budget.
+UNTHROTTLED = frozenset({"getMe", "getUpdates", "answerCallbackQuery", "setMyCommands", "deleteWebhook"})
+OVERALL_RATE = 30.0
+_KEY_ENV = "EXAMFORGE_BENCH_LLM_KEY"
+
+Row = tuple[str, str, str, bool | None]
+
+
+@dataclass
+class Played:
+    """One learner's run as the learner saw it; filled in as it goes, so a learner stopped at the deadline
+    still reports the answers it had sent."""
+
+    user_id: int
+    first_poll: float | None = None
+    finished: bool = False
+    answers: list[tuple[str, list[int]]] = field(default_factory=list)
+    error: str | None = None
+
+
+# ---- the world process: emulator, model server, learners ------------------------------------------------
+
+
+async def play(client: EmulatorClient, user: EmuUser, played: Played) -> None:
+    try:
+        await client.send_text(user, "/quiz")
+        menu: ChatMessage = await client.next_message(user)
+        for label in DIALOGUE:
+            await client.press(user, menu, label)
+            menu = await client.wait_for_edit(menu)
+        pressed = time.monotonic()
+        await client.press(user, menu, ROUND_BUTTON)
+        for number in range(ANSWERED):
+            quiz = await client.wait_for_poll(user)
+            assert quiz.poll is not None
+            if number == 0:
+                played.first_poll = time.monotonic() - pressed
+            chosen = list(quiz.poll.correct_option_ids)
+            await client.vote(user, quiz, chosen)
+            played.answers.append((quiz.poll.id, chosen))
+            await client.wait_for_text(user, FEEDBACK_MARK)
+        await client.send_text(user, "/stop")
+        await client.wait_for_text(user, FINISHED_MARK)
+        played.finished = True
+    except (TimeoutError, EmulatorError, LookupError, aiohttp.ClientError) as exc:
+        played.error = f"{type(exc).__name__}: {exc}"
+
+
+async def polls_after_the_end(client: EmulatorClient, played: list[Played]) -> int:
+    """Quizzes the bot posted into finished rounds, after the message that ended them."""
+    late = 0
+    for learner in played:
+        if not learner.finished:
+            continue
+        messages = [m for m in await client.transcript(learner.user_id) if m.from_bot]
+        ends = [i for i, m in enumerate(messages) if FINISHED_MARK in m.body]
+        late += sum(m.poll is not None for m in messages[ends[0] + 1 :]) if ends else 0
+    return late
+
+
+async def _line() -> str:
+    return await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+
+
+def _say(obj: dict[str, Any]) -> None:
+    print(json.dumps(obj, ensure_ascii=False), flush=True)
+
+
+async def world(learners: int, latency: float, deadline: float) -> None:
+    """Announce the addresses, wait for "go", play every learner at once, report, then wait for the bot
+    to have stopped before closing the emulator it polls."""
+    model = ExamModel(calculators={"deed_tax": DEED_TAX_ARGS})
+    async with (
+        EmulatorServer() as emulator,
+        FakeOpenAI(model, latency=latency) as server,
+        EmulatorClient(emulator.root_url, timeout=deadline) as client,
+    ):
+        users = [await client.create_user(f"learner{number}") for number in range(learners)]
+        _say({"base_url": emulator.base_url, "token": emulator.token, "model_url": server.base_url})
+        if (await _line()).strip() != "go":
+            return  # the benchmark process went away before the bot was up
+        played = [Played(user.id) for user in users]
+        started = time.monotonic()
+        tasks = [asyncio.create_task(play(client, u, p)) for u, p in zip(users, played, strict=True)]
+        _, late = await asyncio.wait(tasks, timeout=deadline)
+        for task in late:
+            task.cancel()
+        await asyncio.gather(*late, return_exceptions=True)
+        wall = time.monotonic() - started
+        await client.settle(quiet=SETTLE_QUIET_S, timeout=SETTLE_LIMIT_S)
+        info = await client.bot_info()
+        _say(
+            {
+                "wall": wall,
+                "played": [asdict(p) for p in played],
+                "late_polls": await polls_after_the_end(client, played),
+                "calls": info["calls"],
+                "model_calls": len(server.exchanges),
+                "peak_model_calls": server.peak_in_flight,
+            }
+        )
+        await _line()
+
+
+# ---- this process: the bot, and the world process driven from here ---------------------------------------
+
+
+class WorldProcess:
+    """The world subprocess, spoken to in JSON lines on its stdin and stdout."""
+
+    def __init__(self, process: asyncio.subprocess.Process, info: dict[str, Any]) -> None:
+        self.process = process
+        self.info = info
+
+    @classmethod
+    async def start(cls, learners: int) -> WorldProcess:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bench.bot_load",
+            "--world",
+            "--learners",
+            str(learners),
+            cwd=ROOT,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            limit=1 << 24,
+        )
+        world = cls(process, {})
+        try:
+            world.info = await world._read(60.0, "start")
+        except BaseException:
+            await world.close()
+            raise
+        return world
+
+    async def _read(self, timeout: float, what: str) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        line = await asyncio.wait_for(self.process.stdout.readline(), timeout)
+        if not line:
+            raise RuntimeError(f"the world process exited ({self.process.returncode}) before it could {what}")
+        return dict(json.loads(line))
+
+    async def _tell(self, word: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(f"{word}\n".encode())
+        await self.process.stdin.drain()
+
+    async def play(self) -> dict[str, Any]:
+        await self._tell("go")
+        return await self._read(DEADLINE_S + SETTLE_LIMIT_S + 60.0, "report")
+
+    async def close(self) -> None:
+        """Let it close its servers; kill it if it does not within seconds."""
+        if self.process.returncode is not None:
+            return
+        try:
+            await self._tell("stop")
+            await asyncio.wait_for(self.process.wait(), 10.0)
+        except (TimeoutError, ConnectionError):
+            self.process.kill()
+            await self.process.wait()
+
+
+class CallLedger:
+    """Model calls of every finished generation, per chat in the order they finished.
+
+    Read off the results the generation service hands the handlers, so the ideal of each learner's round is
+    the calls its own questions took, rejections and fixes included.
+    """
+
+    def __init__(self) -> None:
+        self.calls: dict[int, list[int]] = defaultdict(list)
+        self.outcomes: dict[str, int] = defaultdict(int)
+
+    def watch(self, service: GenerationService) -> None:
+        stream = service.stream
+
+        async def observed(request: GenerationRequest) -> AsyncIterator[Progress | Result]:
+            async for event in stream(request):
+                if isinstance(event, Result):
+                    self.calls[request.chat_id].append(event.usage.get("model_calls", 0))
+                    self.outcomes[event.outcome] += 1
+                yield event
+
+        service.stream = observed  # type: ignore[method-assign]
+
+
+class ErrorLog(logging.Handler):
+    """Counts ERROR records from any logger of this process and keeps the first few. Installed until the
+    event loop is gone, so a task that failed unawaited during shutdown is counted too."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.count = 0
+        self.first: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
+        if len(self.first) < 3:
+            self.first.append(f"{record.name}: {record.getMessage()}")
+
+    @contextmanager
+    def installed(self) -> Iterator[ErrorLog]:
+        root = logging.getLogger()
+        root.addHandler(self)
+        try:
+            yield self
+        finally:
+            gc.collect()
+            root.removeHandler(self)
+
+
+@dataclass
+class Measured:
+    learners: list[Played]
+    wall: float
+    ledger: CallLedger
+    handler_errors: int
+    logged_errors: int
+    recorded: int
+    late_polls: int
+    bot_calls: dict[str, int]
+    model_calls: int
+    peak_model_calls: int
+    bot_seconds: float
+    cpu_seconds: float
+
+
+def load_settings_for(folder: Path, info: dict[str, Any]) -> Settings:
+    settings = bot_settings(folder, info["base_url"])
+    settings.llm = LLMSettings(
+        provider="openai",
+        base_url=info["model_url"],
+        model="fake-exam-writer",
+        api_key_env=_KEY_ENV,
+        max_concurrency=256,
+    )
+    return settings
+
+
+async def recorded_answers(database: Path, learners: list[Played]) -> int:
+    """How many of the answers the learners sent are in the store, for that learner and those options."""
+    store = await Store.open(database)
+    try:
+        found = 0
+        for learner in learners:
+            for poll_id, chosen in learner.answers:
+                delivery = await store.deliveries.by_poll(poll_id)
+                attempts = await store.attempts.for_delivery(delivery.id) if delivery else []
+                found += any(
+                    a.user_id == learner.user_id and sorted(a.option_ids) == sorted(chosen) for a in attempts
+                )
+        return found
+    finally:
+        await store.close()
+
+
+@dataclass(frozen=True)
+class BotRun:
+    """The world's report, and the bot's own account of the same span: CPU seconds and errors counted
+    before it began to stop."""
+
+    report: dict[str, Any]
+    seconds: float
+    cpu_seconds: float
+    handler_errors: int
+    logged_errors: int
+
+
+async def bot_run(
+    application: Application, world: WorldProcess, ledger: CallLedger, error_log: ErrorLog
+) -> BotRun:
+    async with running(application):
+        ledger.watch(application.bot_data[SERVICES_KEY].generation)
+        assert application.updater is not None
+        await application.updater.start_polling(poll_interval=0.0, timeout=5)
+        wall, cpu = time.monotonic(), time.process_time()
+        report = await world.play()
+        wall, cpu = time.monotonic() - wall, time.process_time() - cpu
+        handled = application.bot_data["metrics"].registry.get_sample_value("examforge_errors_total")
+        return BotRun(report, wall, cpu, int(handled or 0), error_log.count)
+
+
+async def measure(folder: Path, learners: int, error_log: ErrorLog) -> Measured:
+    world = await WorldProcess.start(learners)
+    try:
+        settings = load_settings_for(folder, world.info)
+        application = build_application(settings, world.info["token"])
+        ledger = CallLedger()
+        with patch.dict(os.environ, {_KEY_ENV: "sk-bench"}):
+            bot = await bot_run(application, world, ledger, error_log)
+    finally:
+        await world.close()
+    report = bot.report
+    played = [Played(**{**p, "answers": [(a, list(o)) for a, o in p["answers"]]}) for p in report["played"]]
+    return Measured(
+        learners=played,
+        wall=float(report["wall"]),
+        ledger=ledger,
+        handler_errors=bot.handler_errors,
+        logged_errors=bot.logged_errors,
+        recorded=await recorded_answers(settings.storage.database, played),
+        late_polls=int(report["late_polls"]),
+        bot_calls={str(k): int(v) for k, v in report["calls"].items()},
+        model_calls=int(report["model_calls"]),
+        peak_model_calls=int(report["peak_model_calls"]),
+        bot_seconds=bot.seconds,
+        cpu_seconds=bot.cpu_seconds,
+    )
+
+
+# ---- figures ----------------------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
+
+
+def _seconds(value: float) -> str:
+    return f"> {DEADLINE_S:g} s" if math.isinf(value) else f"{value:.2f} s"
+
+
+def first_poll_rows(name: str, m: Measured) -> list[Row]:
+    """A learner who got no poll before the deadline counts as slower than every one who did."""
+    seconds = [math.inf if p.first_poll is None else p.first_poll for p in m.learners]
+    # A learner's private chat has the learner's id.
+    first_calls = [m.ledger.calls[p.user_id][0] for p in m.learners if m.ledger.calls[p.user_id]]
+    ratios = [
+        s / (m.ledger.calls[p.user_id][0] * MODEL_LATENCY_S) if p.first_poll is not None else math.inf
+        for s, p in zip(seconds, m.learners, strict=True)
+    ]
+    p95_ratio = percentile(ratios, 0.95)
+    result: list[Row] = [
+        (
+            f"{name}: first poll after pressing the count button, p50 / p95",
+            f"{_seconds(percentile(seconds, 0.5))} / {_seconds(percentile(seconds, 0.95))}"
+            + ("" if math.isinf(p95_ratio) else f" (p95 {p95_ratio:.1f}× ideal)"),
+            f"p95 ≤ {FIRST_POLL_TARGET:g}× ideal",
+            p95_ratio <= FIRST_POLL_TARGET,
+        )
+    ]
+    if first_calls:
+        low, high = min(first_calls), max(first_calls)
+        result.append(
+            (
+                f"{name}: model-bound ideal of a first question (calls × {MODEL_LATENCY_S * 1000:.0f} ms)",
+                f"{low * MODEL_LATENCY_S:.1f}–{high * MODEL_LATENCY_S:.1f} s ({low}–{high} calls,"
+                f" mean {statistics.mean(first_calls):.2f})",
+                "",
+                None,
+            )
+        )
+    return result
+
+
+def rows(m: Measured, error_log: ErrorLog) -> list[Row]:
+    count = len(m.learners)
+    name = f"bot load[{count} learners]"
+    finished = sum(p.finished for p in m.learners)
+    learner_errors = [p.error for p in m.learners if p.error]
+    sent = sum(len(p.answers) for p in m.learners)
+    throttled = sum(n for method, n in m.bot_calls.items() if method not in UNTHROTTLED)
+    rounds = [sum(calls[:ANSWERED]) for calls in m.ledger.calls.values() if len(calls) >= ANSWERED]
+    ideal = max(rounds, default=0) * MODEL_LATENCY_S
+    stopping = error_log.count - m.logged_errors
+    versus = f"{m.wall:.1f} s vs {ideal:.1f} s ({m.wall / ideal:.1f}×)" if ideal else f"{m.wall:.1f} s"
+    return [
+        *first_poll_rows(name, m),
+        (
+            f"{name}: wall time from the first /quiz to the last round's end vs ideal (longest round)",
+            versus if finished == count else f"{versus}, cut at the deadline",
+            "",
+            None,
+        ),
+        (
+            f"{name}: rounds finished within {DEADLINE_S:g} s",
+            f"{finished} / {count}",
+            f"{count}",
+            finished == count,
+        ),
+        (
+            f"{name}: errors during the run (bot error handler / bot ERROR logs / learners)",
+            f"{m.handler_errors} / {m.logged_errors} / {len(learner_errors)}",
+            "0 / 0 / 0",
+            m.handler_errors == m.logged_errors == len(learner_errors) == 0,
+        ),
+        (
+            f"{name}: bot ERROR logs while the bot stopped (after the run)",
+            f"{stopping}",
+            "0",
+            stopping == 0,
+        ),
+        (f"{name}: answers recorded / sent", f"{m.recorded} / {sent}", "equal", m.recorded == sent),
+        (
+            f"{name}: quizzes posted after 「{FINISHED_MARK}」 ({finished} finished rounds)",
+            f"{m.late_polls}" if finished else "no round finished",
+            "0",
+            m.late_polls == 0 if finished else None,
+        ),
+        (
+            f"{name}: bot process CPU while the learners played and settled (one core = 100%), per learner",
+            f"{m.cpu_seconds:.1f} s in {m.bot_seconds:.1f} s ({m.cpu_seconds / m.bot_seconds:.0%}),"
+            f" {m.cpu_seconds / count * 1000:.0f} ms",
+            "",
+            None,
+        ),
+        (
+            f"{name}: Bot API calls per learner, of them throttled to {OVERALL_RATE:g}/s (time at that rate)",
+            f"{sum(m.bot_calls.values()) / count:.1f}, {throttled / count:.1f}"
+            f" ({throttled / OVERALL_RATE:.1f} s)",
+            "",
+            None,
+        ),
+        (
+            f"{name}: generations per learner; model calls served, peak in flight",
+            f"{sum(map(len, m.ledger.calls.values())) / count:.1f}"
+            f" ({', '.join(f'{n} {o}' for o, n in sorted(m.ledger.outcomes.items()))});"
+            f" {m.model_calls}, {m.peak_model_calls}",
+            "",
+            None,
+        ),
+    ]
+
+
+def learner_count() -> int:
+    raw = os.environ.get(LEARNERS_ENV, str(DEFAULT_LEARNERS))
+    if not raw.isdigit() or int(raw) < 1:
+        raise SystemExit(f"{LEARNERS_ENV} must be a whole number of learners ≥ 1, not {raw!r}")
+    return int(raw)
+
+
+def run(learners: int | None = None) -> list[Row]:
+    with (
+        tempfile.TemporaryDirectory(prefix="examforge-bench-load-") as folder,
+        ErrorLog().installed() as error_log,
+    ):
+        measured = asyncio.run(measure(Path(folder), learners or learner_count(), error_log))
+    for problem in [*error_log.first, *(p.error for p in measured.learners if p.error)][:6]:
+        print(f"bot_load: {problem}", file=sys.stderr)
+    return rows(measured, error_log)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.bot_load", description=__doc__.splitlines()[0])
+    parser.add_argument("--learners", type=int, default=None, help=f"default ${LEARNERS_ENV} or 200")
+    parser.add_argument("--world", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.learners is not None and args.learners < 1:
+        parser.error("--learners must be at least 1")
+    if args.world:
+        asyncio.run(world(args.learners or learner_count(), MODEL_LATENCY_S, DEADLINE_S))
+        return 0
+    from bench.__main__ import render
+
+    print(render(run(args.learners)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
