@@ -21,6 +21,7 @@ from handlers import (
     groups,
     leaderboard,
     series,
+    seriesprep,
     seriessetup,
     setup,
 )
@@ -47,7 +48,7 @@ def register(application: Application) -> None:
     # Series dialogues (nonce "g…") before the private /quiz dialogue, which takes every other "qs:".
     application.add_handler(CallbackQueryHandler(seriessetup.setup_button, pattern=r"^qs:g"))
     application.add_handler(CallbackQueryHandler(setup.setup_button, pattern=r"^qs:"))
-    application.add_handler(CallbackQueryHandler(series.confirm_button, pattern=r"^sr:\d+:(go|no)$"))
+    application.add_handler(CallbackQueryHandler(seriesprep.confirm_button, pattern=r"^sr:\d+:(go|no)$"))
     application.add_handler(CallbackQueryHandler(controls.retry, pattern=r"^qr:\d+$"))
     application.add_handler(CallbackQueryHandler(controls.again, pattern=r"^again$"))
     application.add_handler(CallbackQueryHandler(controls.vote, pattern=r"^vote:\d+:(up|down)$"))

@@ -1,7 +1,7 @@
-"""Timed quiz series: a group round (/groupquiz) or a channel series (/post).
+"""Playing a timed quiz series: a group round (/groupquiz) or a channel series (/post).
 
-Every question is written before the first is posted, with one live progress message. Then they go out one
-at a time as quiz polls with an open period. A poll closes by Telegram's poll update or by our JobQueue
+Its questions are written first (handlers/seriesprep.py); then they go out one at a time as quiz polls with
+an open period. A poll closes by Telegram's poll update or by our JobQueue
 timer, whichever comes first — `deliveries.close` lets exactly one through — and the full explanation
 follows as a reply, then the next question (in a channel, after the chosen pause). A group round ends with
 its leaderboard.
@@ -20,25 +20,19 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Literal
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, ReplyParameters, Update
+from telegram import ReplyParameters, Update
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import Application, ContextTypes
 
 from graph.format import STEM_LIMIT
-from graph.schemas import GenerationRequest, Question
-from graph.service import Result
-from handlers.context import SERVICES_KEY, Services, remember, services
+from graph.schemas import Question
+from handlers.context import SERVICES_KEY, Services, services
 from handlers.i18n import text
 from handlers.leaderboard import round_leaderboard
 from handlers.pacing import paced, post
 from handlers.polls import post_quiz, send_quiz, vote_keyboard
-from handlers.rounds import Pending, _generate, question_type
-from handlers.status import StatusMessage
-from retrieval.sampler import NoSlicesError
 from storage.deliveries import Delivery
-from storage.errors import ConflictError
 from storage.questions import QuestionVersion
-from storage.quiz_settings import QuizSettings
 from storage.rounds import Round
 
 log = logging.getLogger(__name__)
@@ -52,8 +46,6 @@ CLOSE_GRACE = 1.0
 CLOSE_SETTLE = 0.3
 # After a restart, queued answers to a poll that closed meanwhile are fetched before it is closed here.
 RESUME_DELAY = 1.0
-# Questions written at once while preparing (a model author has its own concurrency limit too).
-PREPARE_CONCURRENCY = 3
 
 
 @dataclass
@@ -78,11 +70,11 @@ class Series:
     stopping: bool = False
 
 
-def _found(app: Application) -> Services:
+def found_services(app: Application) -> Services:
     return app.bot_data[SERVICES_KEY]
 
 
-def _registry(app: Application) -> dict[int, Series]:
+def registry(app: Application) -> dict[int, Series]:
     return app.bot_data.setdefault("series", {})
 
 
@@ -99,164 +91,26 @@ def _telegram_seconds(seconds: float) -> int | float:
     return int(scaled) if float(scaled).is_integer() else scaled
 
 
-async def _tell_home(app: Application, series: Series, body: str, **options: object) -> Message | None:
+async def tell_home(app: Application, series: Series, body: str, **options: object) -> None:
     try:
-        return await post(app, series.home_id, body, **options)
+        await post(app, series.home_id, body, **options)
     except TelegramError as exc:
         log.warning("could not tell chat %s about round %s: %s", series.home_id, series.round_id, exc)
-        return None
 
 
-# ---- preparing ------------------------------------------------------------------------------------------
-
-
-async def begin(
-    app: Application,
-    *,
-    kind: SeriesKind,
-    chat_id: int,
-    home_id: int,
-    user_id: int,
-    title: str,
-    settings: QuizSettings,
-    seconds: int,
-    interval: int,
-    locale: str,
-) -> bool:
-    """Open the round and start writing its questions; False if the chat already has a live round."""
-    try:
-        round_ = await _found(app).store.rounds.create(chat_id, user_id, settings)
-    except ConflictError:
-        return False
-    series = Series(round_.id, kind, chat_id, home_id, user_id, title, locale, seconds, interval)
-    _registry(app)[round_.id] = series
-    series.task = app.create_task(_prepare(app, series, settings))
-    return True
-
-
-async def _requests(found: Services, series: Series, settings: QuizSettings) -> list[GenerationRequest]:
-    """Draw every slice up front from the chat's stored sampler history, so the round has no repeats."""
-    state = await found.store.chats.get_sampler_state(series.chat_id)
-    chapters = [tuple(c) for c in settings.chapters] or None
-    requests = [
-        found.generation.new_request(
-            series.chat_id,
-            question_type(settings, number),
-            settings.mode,
-            chapters,
-            settings.calculation_only,
-            sampler_state=state,
-        ).model_copy(update={"question_id": question_key(series.round_id, number)})
-        for number in range(1, settings.count + 1)
-    ]
-    await found.store.chats.put_sampler_state(series.chat_id, state)
-    return requests
-
-
-async def _prepare(app: Application, series: Series, settings: QuizSettings) -> None:
-    found, locale, count = _found(app), series.locale, settings.count
-    status = StatusMessage(
-        app.bot, series.home_id, locale, text(locale, "series_preparing", done=0, count=count)
-    )
-    try:
-        async with paced(app, series.home_id):
-            await status.open()
-        try:
-            requests = await _requests(found, series, settings)
-        except NoSlicesError as exc:
-            await _drop(app, series)
-            await status.close(text(locale, "no_slices", reason=exc))
-            return
-        await _write_all(found, series, requests, status)
-    except Exception:
-        await _drop(app, series)
-        await _tell_home(app, series, text(locale, "error"))
-        raise
-    ready = len(series.versions)
-    await status.close(text(locale, "series_prepared", ready=ready, count=count))
-    if ready == 0:
-        await _drop(app, series)
-        await _tell_home(app, series, text(locale, "series_none"))
-    elif ready < count:
-        buttons = [
-            InlineKeyboardButton(
-                text(locale, "series_start_fewer", ready=ready), callback_data=f"sr:{series.round_id}:go"
-            ),
-            InlineKeyboardButton(text(locale, "series_cancel"), callback_data=f"sr:{series.round_id}:no"),
-        ]
-        await _tell_home(
-            app,
-            series,
-            text(locale, "series_fewer", ready=ready, count=count),
-            reply_markup=InlineKeyboardMarkup([buttons]),
-        )
-    else:
-        await start(app, series)
-
-
-async def _write_all(
-    found: Services, series: Series, requests: list[GenerationRequest], status: StatusMessage
-) -> None:
-    """Write the questions a few at a time; the verified ones are stored in the round's order."""
-    gate = asyncio.Semaphore(PREPARE_CONCURRENCY)
-    done = 0
-
-    async def write(request: GenerationRequest) -> Result:
-        nonlocal done
-        async with gate:
-            result = await _generate(found, Pending(request=request, status=status))
-        done += 1
-        status.title = text(series.locale, "series_preparing", done=done, count=len(requests))
-        return result
-
-    results = await asyncio.gather(*(write(request) for request in requests))
-    for request, result in zip(requests, results, strict=True):
-        if result.ok:
-            version = await found.store.questions.record(
-                request,
-                result.question,
-                number=result.version,
-                flagged=result.outcome == "flagged",
-                round_id=series.round_id,
-            )
-            series.versions.append(version.id)
-
-
-async def _drop(app: Application, series: Series) -> None:
-    await _found(app).store.rounds.cancel(series.round_id)
-    _registry(app).pop(series.round_id, None)
-
-
-async def confirm_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The initiator's answer to "only N of M questions could be written — start with N?"."""
-    query = update.callback_query
-    locale = await remember(update, context)
-    _, round_id, choice = query.data.split(":")
-    series = _registry(context.application).get(int(round_id))
-    round_ = await services(context).store.rounds.get(int(round_id))
-    if series is None or round_ is None or round_.status != "preparing" or not series.versions:
-        await query.answer(text(locale, "stale_button"))
-        return
-    if query.from_user.id != series.initiator_id:
-        await query.answer(text(locale, "series_not_initiator"))
-        return
-    await query.answer()
-    if choice == "go":
-        await query.edit_message_text(text(locale, "series_starting", count=len(series.versions)))
-        await start(context.application, series)
-    else:
-        await _drop(context.application, series)
-        await query.edit_message_text(text(locale, "series_cancelled"))
+async def drop(app: Application, series: Series) -> None:
+    await found_services(app).store.rounds.cancel(series.round_id)
+    registry(app).pop(series.round_id, None)
 
 
 # ---- playing --------------------------------------------------------------------------------------------
 
 
 async def start(app: Application, series: Series) -> None:
-    if not await _found(app).store.rounds.start(series.round_id, len(series.versions)):
+    if not await found_services(app).store.rounds.start(series.round_id, len(series.versions)):
         return
     if series.kind == "channel":
-        await _tell_home(
+        await tell_home(
             app,
             series,
             text(
@@ -280,7 +134,7 @@ def _arm_close(app: Application, delivery_id: int, delay: float) -> None:
 
 async def post_next(app: Application, series: Series) -> None:
     """Post the round's next question, or finish the round after the last one."""
-    found = _found(app)
+    found = found_services(app)
     async with series.lock:
         if series.stopping:
             return
@@ -310,8 +164,8 @@ async def post_next(app: Application, series: Series) -> None:
                 )
         except (BadRequest, Forbidden) as exc:
             log.warning("round %s: cannot post in chat %s: %s", series.round_id, series.chat_id, exc)
-            await _drop(app, series)
-            await _tell_home(
+            await drop(app, series)
+            await tell_home(
                 app, series, text(series.locale, "series_post_failed", chat=series.title, reason=exc.message)
             )
             return
@@ -338,7 +192,7 @@ async def _send_copy(app: Application, series: Series, version: QuestionVersion,
     try:
         await post_quiz(
             app.bot,
-            _found(app).store,
+            found_services(app).store,
             series.home_id,
             version.question,
             series.locale,
@@ -350,11 +204,9 @@ async def _send_copy(app: Application, series: Series, version: QuestionVersion,
         log.warning("round %s: no copy for instructor %s: %s", series.round_id, series.home_id, exc)
 
 
-def explanation_text(
-    locale: str, position: int | None, question: Question, tally: tuple[int, int] | None
-) -> str:
+def explanation_text(locale: str, position: int, question: Question, tally: tuple[int, int] | None) -> str:
     answer = "；".join(f"{chr(65 + i)}. {question.options[i]}" for i in question.correct_indexes)
-    lines = [text(locale, "series_answer", number=position or "", answer=answer)]
+    lines = [text(locale, "series_answer", number=position, answer=answer)]
     if tally is not None:
         right, answered = tally
         lines.append(
@@ -371,7 +223,7 @@ async def _close_delivery(
 ) -> bool:
     """Close one poll of the round and post its explanation; False if it was already closed. Answers
     arriving after this are not counted."""
-    found = _found(app)
+    found = found_services(app)
     if not await found.store.deliveries.close(delivery.id):
         return False
     for job in app.job_queue.get_jobs_by_name(_close_job_name(delivery.id)):
@@ -387,6 +239,8 @@ async def _close_delivery(
         attempts = await found.store.attempts.for_delivery(delivery.id)
         tally = (sum(a.correct for a in attempts), len(attempts))
     body = explanation_text(series.locale, delivery.position, version.question, tally)
+    if version.flagged:
+        body = f"{body}\n{text(series.locale, 'flagged_note')}"
     try:
         await post(
             app,
@@ -401,9 +255,9 @@ async def _close_delivery(
 
 async def _closed(app: Application, delivery_id: int) -> None:
     """A poll of a round closed (update or timer): explain it and go on."""
-    found = _found(app)
+    found = found_services(app)
     delivery = await found.store.deliveries.get(delivery_id)
-    series = _registry(app).get(delivery.round_id) if delivery and delivery.round_id else None
+    series = registry(app).get(delivery.round_id) if delivery and delivery.round_id else None
     if series is None or not await _close_delivery(app, delivery, series):
         return
     if series.stopping:
@@ -425,7 +279,7 @@ async def _close_job(context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def _next_job(context: ContextTypes.DEFAULT_TYPE) -> None:
-    series = _registry(context.application).get(context.job.data)
+    series = registry(context.application).get(context.job.data)
     if series is not None:
         await post_next(context.application, series)
 
@@ -445,17 +299,17 @@ async def poll_closed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
 
 async def finish(app: Application, series: Series, interrupted: bool = False) -> None:
     """End a running round once: the leaderboard in a group, a note to the instructor for a channel."""
-    found = _found(app)
-    _registry(app).pop(series.round_id, None)
+    found = found_services(app)
+    registry(app).pop(series.round_id, None)
     if not await found.store.rounds.finish(series.round_id):
         return
     if series.kind == "group":
         standings = await found.store.rounds.leaderboard(series.round_id)
-        await _tell_home(app, series, round_leaderboard(series.locale, standings))
+        await tell_home(app, series, round_leaderboard(series.locale, standings))
         return
     round_ = await found.store.rounds.get(series.round_id)
     key = "series_channel_interrupted" if interrupted else "series_channel_finished"
-    await _tell_home(
+    await tell_home(
         app,
         series,
         text(series.locale, key, channel=series.title, posted=round_.position, count=round_.question_count),
@@ -493,13 +347,13 @@ async def _restore(found: Services, round_: Round, seconds: int) -> Series:
 async def stop(app: Application, round_: Round) -> None:
     """End a live round early: a round still being prepared is cancelled; a running one has its open poll
     closed and explained, then finishes as usual (leaderboard or note) with the scores so far."""
-    found = _found(app)
-    series = _registry(app).get(round_.id)
+    found = found_services(app)
+    series = registry(app).get(round_.id)
     if round_.status == "preparing":
         if series is not None and series.task is not None:
             series.task.cancel()
         await found.store.rounds.cancel(round_.id)
-        _registry(app).pop(round_.id, None)
+        registry(app).pop(round_.id, None)
         return
     series = series or await _restore(found, round_, seconds=0)
     series.stopping = True
@@ -516,11 +370,11 @@ async def make_room(app: Application, chat_id: int, locale: str) -> bool:
     """False while this process plays a live round in the chat. A live round nobody plays any more (the
     bot restarted during its preparation, or between two polls) is ended cleanly instead, so it cannot
     block the chat for good."""
-    found = _found(app)
+    found = found_services(app)
     live = await found.store.rounds.live(chat_id)
     if live is None:
         return True
-    if live.id in _registry(app):
+    if live.id in registry(app):
         return False
     chat = await found.store.chats.get(chat_id)
     if live.status == "running" and chat is not None and chat.type != "channel":
@@ -533,7 +387,7 @@ async def resume_series(app: Application) -> int:
     """After a restart: re-arm the close timer of every open poll of a running round (a poll whose time ran
     out while the bot was down closes shortly after startup, once queued answers are in) and carry on.
     Returns how many rounds were taken up again."""
-    found = _found(app)
+    found = found_services(app)
     resumed = 0
     for delivery in await found.store.deliveries.pending_close():
         if delivery.round_id is None:
@@ -542,8 +396,8 @@ async def resume_series(app: Application) -> int:
         if round_ is None or round_.status != "running":
             await found.store.deliveries.close(delivery.id)
             continue
-        if round_.id not in _registry(app):
-            _registry(app)[round_.id] = await _restore(found, round_, delivery.open_period)
+        if round_.id not in registry(app):
+            registry(app)[round_.id] = await _restore(found, round_, delivery.open_period)
             resumed += 1
         due = delivery.delivered_at + delivery.open_period * SECOND + CLOSE_GRACE - time.time()
         _arm_close(app, delivery.id, max(due, RESUME_DELAY))

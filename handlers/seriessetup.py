@@ -16,7 +16,8 @@ from telegram.ext import ContextTypes
 from handlers.context import remember, services
 from handlers.i18n import text
 from handlers.pacing import post
-from handlers.series import SeriesKind, begin
+from handlers.series import SeriesKind
+from handlers.seriesprep import begin
 from handlers.setup import COUNTS, MODES, TYPES, _choice_keyboard, chapter_keyboard
 from storage.quiz_settings import QuizSettings
 
