@@ -156,7 +156,7 @@ async def world(learners: int, latency: float, deadline: float) -> None:
         if (await _line()).strip() != "go":
             return  # the benchmark process went away before the bot was up
         played = [Played(user.id) for user in users]
-        started = time.monotonic()
+        started, cpu = time.monotonic(), time.process_time()
         tasks = [asyncio.create_task(play(client, u, p)) for u, p in zip(users, played, strict=True)]
         _, late = await asyncio.wait(tasks, timeout=deadline)
         for task in late:
@@ -173,6 +173,7 @@ async def world(learners: int, latency: float, deadline: float) -> None:
                 "calls": info["calls"],
                 "model_calls": len(server.exchanges),
                 "peak_model_calls": server.peak_in_flight,
+                "cpu": time.process_time() - cpu,
             }
         )
         await _line()
@@ -301,6 +302,7 @@ class Measured:
     peak_model_calls: int
     bot_seconds: float
     cpu_seconds: float
+    world_cpu_seconds: float
 
 
 def load_settings_for(folder: Path, info: dict[str, Any]) -> Settings:
@@ -383,6 +385,7 @@ async def measure(folder: Path, learners: int, error_log: ErrorLog) -> Measured:
         peak_model_calls=int(report["peak_model_calls"]),
         bot_seconds=bot.seconds,
         cpu_seconds=bot.cpu_seconds,
+        world_cpu_seconds=float(report["cpu"]),
     )
 
 
@@ -479,6 +482,12 @@ def rows(m: Measured, error_log: ErrorLog) -> list[Row]:
             f"{name}: bot process CPU while the learners played and settled (one core = 100%), per learner",
             f"{m.cpu_seconds:.1f} s in {m.bot_seconds:.1f} s ({m.cpu_seconds / m.bot_seconds:.0%}),"
             f" {m.cpu_seconds / count * 1000:.0f} ms",
+            "",
+            None,
+        ),
+        (
+            f"{name}: world process CPU (emulator, model server, learners) over the same span",
+            f"{m.world_cpu_seconds:.1f} s ({m.world_cpu_seconds / m.bot_seconds:.0%})",
             "",
             None,
         ),
