@@ -52,8 +52,7 @@ RESUME_DELAY = 1.0
 class Series:
     """A round this process is preparing or playing. `chat_id` is where the polls go; `home_id` is where
     the settings were chosen and where progress and notices go (the group itself, or the instructor's
-    private chat for a channel). `interval` is the pause after each close in a channel (0 in a group),
-    None when a restart lost it."""
+    private chat for a channel). `interval` is the pause after each close in a channel (0 in a group)."""
 
     round_id: int
     kind: SeriesKind
@@ -63,7 +62,7 @@ class Series:
     title: str
     locale: str
     seconds: int
-    interval: int | None
+    interval: int
     versions: list[int] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     task: asyncio.Task[None] | None = None
@@ -266,8 +265,6 @@ async def _closed(app: Application, delivery_id: int) -> None:
     last = round_ is None or round_.position >= round_.question_count
     if series.kind == "group" or last or series.interval == 0:
         await post_next(app, series)
-    elif series.interval is None:
-        await finish(app, series, interrupted=True)
     else:
         app.job_queue.run_once(
             _next_job, series.interval * SECOND, data=series.round_id, name=f"series-next:{series.round_id}"
@@ -319,9 +316,8 @@ async def finish(app: Application, series: Series, interrupted: bool = False) ->
 # ---- stopping, orphans and restarts ---------------------------------------------------------------------
 
 
-async def _restore(found: Services, round_: Round, seconds: int) -> Series:
-    """The `Series` of a round this process did not start, from storage; a channel's pause is not stored,
-    so a restored channel series ends after its open poll."""
+async def _restore(found: Services, round_: Round) -> Series:
+    """The `Series` of a round this process did not start, rebuilt from storage (its pace included)."""
     chat = await found.store.chats.get(round_.chat_id)
     channel = chat is not None and chat.type == "channel"
     versions = []
@@ -338,8 +334,8 @@ async def _restore(found: Services, round_: Round, seconds: int) -> Series:
         initiator_id=round_.initiator_id,
         title=chat.title if chat is not None else "",
         locale=await _locale_of(found, round_.initiator_id),
-        seconds=seconds,
-        interval=None if channel else 0,
+        seconds=round_.seconds or 0,
+        interval=round_.pause if channel else 0,
         versions=versions,
     )
 
@@ -355,7 +351,7 @@ async def stop(app: Application, round_: Round) -> None:
         await found.store.rounds.cancel(round_.id)
         registry(app).pop(round_.id, None)
         return
-    series = series or await _restore(found, round_, seconds=0)
+    series = series or await _restore(found, round_)
     series.stopping = True
     for job in app.job_queue.get_jobs_by_name(f"series-next:{round_.id}"):
         job.schedule_removal()
@@ -397,8 +393,21 @@ async def resume_series(app: Application) -> int:
             await found.store.deliveries.close(delivery.id)
             continue
         if round_.id not in registry(app):
-            registry(app)[round_.id] = await _restore(found, round_, delivery.open_period)
+            registry(app)[round_.id] = await _restore(found, round_)
             resumed += 1
         due = delivery.delivered_at + delivery.open_period * SECOND + CLOSE_GRACE - time.time()
         _arm_close(app, delivery.id, max(due, RESUME_DELAY))
+    for round_ in await found.store.rounds.live_all():
+        if round_.id in registry(app):
+            continue
+        if round_.status == "running" and round_.seconds:
+            # Between two polls when the bot stopped: carry on with the next question.
+            series = registry(app)[round_.id] = await _restore(found, round_)
+            app.create_task(post_next(app, series))
+            resumed += 1
+            continue
+        # Its questions were still being written: end it cleanly, and say so where it was started.
+        series = await _restore(found, round_)
+        await stop(app, round_)
+        await tell_home(app, series, text(series.locale, "series_interrupted"))
     return resumed

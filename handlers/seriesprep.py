@@ -40,7 +40,7 @@ async def begin(
 ) -> bool:
     """Open the round and start writing its questions; False if the chat already has a live round."""
     try:
-        round_ = await found_services(app).store.rounds.create(chat_id, user_id, settings)
+        round_ = await found_services(app).store.rounds.create(chat_id, user_id, settings, seconds, interval)
     except ConflictError:
         return False
     series = Series(round_.id, kind, chat_id, home_id, user_id, title, locale, seconds, interval)

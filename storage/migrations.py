@@ -165,5 +165,13 @@ _INITIAL = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_INITIAL,)
+_ROUND_PACE = Migration(
+    "rounds remember their pace (seconds per question, pause between questions) so a restart can resume them",
+    (
+        "ALTER TABLE rounds ADD COLUMN seconds INTEGER CHECK (seconds IS NULL OR seconds > 0)",
+        "ALTER TABLE rounds ADD COLUMN pause INTEGER NOT NULL DEFAULT 0 CHECK (pause >= 0)",
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_INITIAL, _ROUND_PACE)
 LATEST_VERSION = len(MIGRATIONS)

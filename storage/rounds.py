@@ -29,7 +29,8 @@ _STANDINGS = (
 
 @dataclass(frozen=True)
 class Round:
-    """`position`: questions posted so far; `question_count`: how many were generated and will be posted."""
+    """`position`: questions posted so far; `question_count`: how many were generated and will be posted;
+    `seconds`: each poll's open period; `pause`: seconds between a close and the next post (channels)."""
 
     id: int
     chat_id: int
@@ -41,6 +42,8 @@ class Round:
     created_at: float
     started_at: float | None
     finished_at: float | None
+    seconds: int | None = None
+    pause: int = 0
 
 
 @dataclass(frozen=True)
@@ -60,7 +63,14 @@ class RoundRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def create(self, chat_id: int, initiator_id: int, settings: QuizSettings) -> Round:
+    async def create(
+        self,
+        chat_id: int,
+        initiator_id: int,
+        settings: QuizSettings,
+        seconds: int | None = None,
+        pause: int = 0,
+    ) -> Round:
         """Open a round in the "preparing" state (its questions are generated before any is posted)."""
         async with self.db.transaction() as conn:
             await require(conn, [("chat", "chats", chat_id), ("user", "users", initiator_id)])
@@ -73,9 +83,9 @@ class RoundRepository:
                 raise ConflictError(f"chat {chat_id} already has round {live['id']} {live['status']}")
             row = await fetch_one(
                 conn,
-                "INSERT INTO rounds (chat_id, initiator_id, settings, question_count, created_at) "
-                "VALUES (?, ?, ?, ?, ?) RETURNING *",
-                (chat_id, initiator_id, settings.to_json(), settings.count, self.db.now()),
+                "INSERT INTO rounds (chat_id, initiator_id, settings, question_count, created_at, seconds, "
+                "pause) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
+                (chat_id, initiator_id, settings.to_json(), settings.count, self.db.now(), seconds, pause),
             )
         return _round(row)
 
@@ -88,6 +98,13 @@ class RoundRepository:
             "SELECT * FROM rounds WHERE chat_id = ? AND status IN ('preparing', 'running')", (chat_id,)
         )
         return _round(row) if row is not None else None
+
+    async def live_all(self) -> list[Round]:
+        """Every round preparing or running, in any chat: what a restarted bot must take up or close."""
+        rows = await self.db.fetch_all(
+            "SELECT * FROM rounds WHERE status IN ('preparing', 'running') ORDER BY created_at, id"
+        )
+        return [_round(row) for row in rows]
 
     async def start(self, round_id: int, question_count: int) -> bool:
         """Preparing → running, with the number of questions that were actually generated (some may have

@@ -12,12 +12,14 @@ from pathlib import Path
 
 from telegram import Update
 
+import graph.service
 from graph.schemas import GenerationRequest, Question
 from handlers import pacing, series
 from handlers.i18n import text
 from storage import Store
 from tests.botharness import bot_running, world
 from tests.seriesharness import QUICK_POLLS, replies_to, speed_up, start_group_round, wrong_choice
+from tests.test_bot_private import SlowAuthor
 
 SECOND = 0.05
 
@@ -329,3 +331,25 @@ async def test_fewer_questions_than_asked_are_offered_to_the_initiator(tmp_path:
     assert "只有发起人" in notice.text
     assert f"共 {ready} 题" in started.text and not started.buttons
     assert numbers == [f"{n}/{ready} " for n in range(1, ready + 1)]
+
+
+async def test_a_restart_while_questions_are_written_ends_that_round_and_frees_the_group(
+    tmp_path: Path, monkeypatch
+):
+    speed_up(monkeypatch, SECOND)
+    original = graph.service.make_author
+    async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings):
+        ann = await client.create_user("Ann")
+        group = await client.create_group("备考群", [], admins=[ann])
+        monkeypatch.setattr(graph.service, "make_author", lambda llm: SlowAuthor(original(llm)))
+        async with bot_running(emulator, settings) as app:
+            await start_group_round(client, group, ann, count="5", seconds="30")
+            await client.wait_for_text(group, "正在出题", timeout=10)
+            for running in series.registry(app).values():
+                running.task.cancel()  # the process dies while the questions are being written
+        monkeypatch.setattr(graph.service, "make_author", original)
+        async with bot_running(emulator, settings):
+            notice = await client.wait_for_text(group, "重启而中断", timeout=10)
+            await start_group_round(client, group, ann, count="1", seconds="30")
+            quiz = await client.wait_for_poll(group, timeout=20)
+    assert notice and quiz.poll.question.startswith("1/1 ")
