@@ -4,6 +4,7 @@ first update and close after the last, so a stopped bot leaves no connection or 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -84,9 +85,12 @@ async def close_services(application: Application) -> None:
     found: Services | None = application.bot_data.pop(SERVICES_KEY, None)
     if found is None:
         return
-    for pending in application.bot_data.pop("pending", {}).values():
-        if pending.task is not None:
-            pending.task.cancel()
+    # Work still in flight would meet a closed store: stop it first (stored sessions resume on restart).
+    in_flight = [p.task for p in application.bot_data.pop("pending", {}).values() if p.task is not None]
+    in_flight += list(application.bot_data.pop("round_tasks", set()))
+    for task in in_flight:
+        task.cancel()
+    await asyncio.gather(*in_flight, return_exceptions=True)
     await found.generation.close()
     await found.store.close()
 

@@ -9,7 +9,7 @@ from telegram.ext import ContextTypes
 from handlers.context import remember, services
 from handlers.feedback import ask_reason
 from handlers.i18n import text
-from handlers.rounds import deliver_next, stop_round
+from handlers.rounds import schedule_next, stop_round
 from handlers.setup import cancel_setup, quiz
 
 
@@ -43,7 +43,7 @@ async def retry(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     await query.answer()
     await query.edit_message_reply_markup(None)
-    context.application.create_task(deliver_next(context.application, session_id), update=update)
+    schedule_next(context.application, session_id)
 
 
 async def again(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from contextlib import suppress
 from dataclasses import dataclass, field
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, ReplyParameters
@@ -91,7 +92,28 @@ async def start_round(
     context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int, chosen: QuizSettings
 ) -> None:
     session = await services(context).store.sessions.create(chat_id, user_id, chosen)
-    context.application.create_task(deliver_next(context.application, session.id), update=None)
+    schedule_next(context.application, session.id)
+
+
+async def _status_if_slow(
+    app: Application, found: Services, pending: Pending, chat_id: int, locale: str, position: int, count: int
+) -> StatusMessage | None:
+    """Show the loop's progress live, but only when the learner would otherwise wait: a question that is
+    ready within `status_after` seconds costs no status message (and no Bot API calls)."""
+    grace = found.settings.telegram.status_after
+    if grace > 0:
+        with suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(pending.task), grace)
+    if pending.task.done():
+        return None
+    status = StatusMessage(
+        app.bot, chat_id, locale, text(locale, "status_title", number=position, count=count)
+    )
+    await status.open()
+    for event in pending.events:
+        await status.add(event)
+    pending.status = status
+    return status
 
 
 async def deliver_next(app: Application, session_id: int) -> None:
@@ -105,23 +127,19 @@ async def deliver_next(app: Application, session_id: int) -> None:
         if position > count:
             await finish_round(app, session_id, locale)
             return
-        pending = _pending(app).pop((session_id, position), None)
+        # The pending entry stays in the table until its result is used, so /cancel and /stop can cancel it.
+        pending = _pending(app).get((session_id, position))
         try:
             pending = pending or await _start_generation(app, found, session, position)
         except NoSlicesError as exc:
             await found.store.sessions.cancel(session_id)
             await app.bot.send_message(session.chat_id, text(locale, "no_slices", reason=exc))
             return
-        status = None
-        if not pending.task.done():
-            status = StatusMessage(
-                app.bot, session.chat_id, locale, text(locale, "status_title", number=position, count=count)
-            )
-            await status.open()
-            for event in pending.events:
-                await status.add(event)
-            pending.status = status
+        status = await _status_if_slow(app, found, pending, session.chat_id, locale, position, count)
         result = await pending.task
+        _pending(app).pop((session_id, position), None)
+        if (await found.store.sessions.get(session_id)).status != "active":
+            return  # stopped or cancelled while the question was being written
         if status is not None:
             done_title = "status_done" if result.ok else "status_title"
             await status.close(text(locale, done_title, number=position, count=count))
@@ -181,7 +199,7 @@ async def grade_private_answer(
         reply_parameters=ReplyParameters(delivery.message_id),
     )
     if delivery.session_id is not None:
-        app.create_task(deliver_next(app, delivery.session_id))
+        schedule_next(app, delivery.session_id)
 
 
 async def finish_round(app: Application, session_id: int, locale: str) -> None:
@@ -191,11 +209,23 @@ async def finish_round(app: Application, session_id: int, locale: str) -> None:
         return
     score = await found.store.sessions.score(session_id)
     again = InlineKeyboardMarkup([[InlineKeyboardButton(text(locale, "again"), callback_data="again")]])
+    asked = (await found.store.sessions.get(session_id)).position  # a stopped round counts what it asked
     await app.bot.send_message(
         session.chat_id,
-        text(locale, "round_finished", right=score.correct, total=score.total),
+        text(locale, "round_finished", right=score.correct, total=asked),
         reply_markup=again,
     )
+
+
+def schedule_next(app: Application, session_id: int) -> None:
+    """Deliver the session's next question in the background. While the bot is stopping nothing new starts:
+    the session is stored, and `resume_rounds` takes it up on the next start."""
+    if not app.running:
+        return
+    task = app.create_task(deliver_next(app, session_id))
+    tasks: set[asyncio.Task] = app.bot_data.setdefault("round_tasks", set())
+    tasks.add(task)
+    task.add_done_callback(tasks.discard)
 
 
 async def resume_rounds(app: Application) -> int:
@@ -204,7 +234,7 @@ async def resume_rounds(app: Application) -> int:
     found: Services = app.bot_data["services"]
     waiting = await found.store.sessions.waiting_for_question()
     for session in waiting:
-        app.create_task(deliver_next(app, session.id))
+        schedule_next(app, session.id)
     return len(waiting)
 
 

@@ -76,6 +76,7 @@ class TelegramSettings(_Section):
     instructors: list[int] = Field(default_factory=list)
     revision_limit: int = Field(3, ge=1, le=50)
     comment_timeout: int = Field(120, ge=5, le=3600)
+    status_after: float = Field(1.0, ge=0, le=60)
 
 
 class Settings(_Section):

@@ -21,6 +21,7 @@ def bot_settings(folder: Path, base_url: str) -> Settings:
     settings.telegram.base_url = base_url
     settings.graph.checkpoint_db = folder / "checkpoints.sqlite"
     settings.storage.database = folder / "examforge.sqlite"
+    settings.telegram.status_after = 0  # always show the live status, so tests can watch the loop
     return settings
 
 

@@ -44,6 +44,7 @@ def _demo_settings(settings: Settings, base_url: str, instructor_id: int) -> Non
     settings.llm.provider = "offline"
     settings.graph.checkpoint_db = demo_dir / "checkpoints.sqlite"
     settings.storage.database = demo_dir / "examforge.sqlite"
+    settings.telegram.status_after = 0  # the offline author is quick: show the loop anyway
     # The emulator starts empty and hands out the same chat, message and poll ids every run: yesterday's
     # records would collide with today's, so the demo starts from empty databases too.
     for database in (settings.graph.checkpoint_db, settings.storage.database):
