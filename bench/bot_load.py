@@ -51,7 +51,7 @@ from graph.schemas import GenerationRequest
 from graph.service import GenerationService, Progress, Result
 from handlers.context import SERVICES_KEY
 from settings import Settings
-from settings.model import LLMSettings
+from settings.model import LLMSettings, TelegramSettings
 from storage import Store
 from tests.botharness import bot_settings
 from tests.fakes.corpus import DEED_TAX_ARGS
@@ -307,6 +307,7 @@ class Measured:
 
 def load_settings_for(folder: Path, info: dict[str, Any]) -> Settings:
     settings = bot_settings(folder, info["base_url"])
+    settings.telegram.status_after = TelegramSettings().status_after  # production behaviour, not the tests'
     settings.llm = LLMSettings(
         provider="openai",
         base_url=info["model_url"],

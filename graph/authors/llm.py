@@ -102,6 +102,7 @@ class LLMAuthor:
             max_retries=settings.max_retries,
         )
         self._slots = asyncio.Semaphore(settings.max_concurrency)
+        self._bindings: dict[str, tuple[Any, str]] = {}
 
     async def _call(self, runnable: Any, messages: list[BaseMessage]) -> AIMessage:
         try:
@@ -112,15 +113,18 @@ class LLMAuthor:
             detail = f"{type(exc).__name__}, HTTP {status}" if status else type(exc).__name__
             raise AuthorError(f"模型调用失败（{detail}）", unavailable=True) from exc
 
-    async def _structured(self, schema: type[Schema], prompt: str) -> tuple[Schema, dict[str, int]]:
+    def _binding(self, schema: type[BaseModel]) -> tuple[Any, str]:
+        """The model bound for one schema's structured output, and its system prompt; built once per schema
+        (turning a schema into a tool definition is not free, and it never changes)."""
+        if schema.__name__ in self._bindings:
+            return self._bindings[schema.__name__]
         method = self.settings.structured_output
         system = prompts.SYSTEM
-        if method == "json_mode":
-            schema_text = json.dumps(schema.model_json_schema(), ensure_ascii=False)
-            system += prompts.JSON_SCHEMA_HINT.format(schema=schema_text)
         if method == "function_calling":
             runnable = self.chat.bind_tools([schema], tool_choice=schema.__name__)
         elif method == "json_mode":
+            schema_text = json.dumps(schema.model_json_schema(), ensure_ascii=False)
+            system += prompts.JSON_SCHEMA_HINT.format(schema=schema_text)
             runnable = self.chat.bind(response_format={"type": "json_object"})
         else:
             runnable = self.chat.bind(
@@ -129,6 +133,11 @@ class LLMAuthor:
                     "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema()},
                 }
             )
+        self._bindings[schema.__name__] = (runnable, system)
+        return runnable, system
+
+    async def _structured(self, schema: type[Schema], prompt: str) -> tuple[Schema, dict[str, int]]:
+        runnable, system = self._binding(schema)
         messages: list[BaseMessage] = [SystemMessage(system), HumanMessage(prompt)]
         usage: dict[str, int] = {}
         error = ""
