@@ -28,6 +28,11 @@ COMMANDS = (
     ("stop", "结束本轮 / end the round"),
     ("cancel", "取消 / cancel"),
     ("lang", "语言 / language"),
+    ("groupquiz", "群组测验（管理员）/ group round (admins)"),
+    ("stopquiz", "结束群组测验 / end the group round"),
+    ("leaderboard", "群组排行榜 / group leaderboard"),
+    ("post", "向频道发布测验（教师）/ post to a channel (instructors)"),
+    ("reports", "学员反馈（教师）/ learner reports (instructors)"),
     ("help", "帮助 / help"),
 )
 
