@@ -53,7 +53,9 @@ def question_type(settings: QuizSettings, position: int) -> str:
     return MIXED_ORDER[(position - 1) % len(MIXED_ORDER)] if settings.qtype == "mixed" else settings.qtype
 
 
-async def _generate(found: Services, pending: Pending) -> Result:
+async def generate_with_progress(found: Services, pending: Pending) -> Result:
+    """Run one generation, keeping its progress events (and showing them if a status message is attached)
+    and counting it in the metrics."""
     result: Result | None = None
     async for event in found.generation.stream(pending.request):
         if isinstance(event, Progress):
@@ -83,7 +85,7 @@ async def _start_generation(app: Application, found: Services, session: Session,
     )
     await found.store.chats.put_sampler_state(session.chat_id, state)
     pending = Pending(request=request)
-    pending.task = asyncio.create_task(_generate(found, pending))
+    pending.task = asyncio.create_task(generate_with_progress(found, pending))
     _pending(app)[(session.id, position)] = pending
     return pending
 

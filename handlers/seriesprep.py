@@ -14,7 +14,7 @@ from graph.service import Result
 from handlers.context import Services, remember, services
 from handlers.i18n import text
 from handlers.pacing import paced
-from handlers.rounds import Pending, _generate, question_type
+from handlers.rounds import Pending, generate_with_progress, question_type
 from handlers.series import Series, SeriesKind, drop, found_services, question_key, registry, start, tell_home
 from handlers.status import StatusMessage
 from retrieval.sampler import NoSlicesError
@@ -119,7 +119,7 @@ async def _write_all(
     async def write(request: GenerationRequest) -> Result:
         nonlocal done
         async with gate:
-            result = await _generate(found, Pending(request=request, status=status))
+            result = await generate_with_progress(found, Pending(request=request, status=status))
         done += 1
         status.title = text(series.locale, "series_preparing", done=done, count=len(requests))
         return result

@@ -13,12 +13,12 @@ import secrets
 from telegram import CallbackQuery, Update
 from telegram.ext import ContextTypes
 
-from handlers.context import remember, services
+from handlers.context import remember
 from handlers.i18n import text
 from handlers.pacing import post
 from handlers.series import SeriesKind
 from handlers.seriesprep import begin
-from handlers.setup import COUNTS, MODES, TYPES, _choice_keyboard, chapter_keyboard
+from handlers.setup import COUNTS, MODES, TYPES, chapter_choice, chapter_keyboard, choice_keyboard
 from storage.quiz_settings import QuizSettings
 
 SETUP_KEY = "series_setup"
@@ -51,23 +51,11 @@ def cancel_dialogue(context: ContextTypes.DEFAULT_TYPE) -> bool:
     return context.chat_data.pop(SETUP_KEY, None) is not None
 
 
-def _chapter_choice(context: ContextTypes.DEFAULT_TYPE, locale: str, value: str) -> dict[str, object] | None:
-    """What a chapter button chose: the 全部/仅计算类 shortcuts or one chapter; None for a stale index."""
-    if value in ("all", "calc"):
-        label = text(locale, "all_chapters" if value == "all" else "calculation_only")
-        return {"chapters": [], "calculation_only": value == "calc", "chapter_label": label}
-    chapters = [c for c in services(context).sources.tree.chapters if c.slices]
-    if not value.isdigit() or int(value) >= len(chapters):
-        return None
-    chapter = chapters[int(value)]
-    return {"chapters": [list(chapter.key)], "calculation_only": False, "chapter_label": chapter.name}
-
-
 async def _ask(
     query: CallbackQuery, locale: str, nonce: str, prompt: str, action: str, values: tuple, label_prefix: str
 ) -> None:
     await query.edit_message_text(
-        text(locale, prompt), reply_markup=_choice_keyboard(locale, nonce, action, values, label_prefix)
+        text(locale, prompt), reply_markup=choice_keyboard(locale, nonce, action, values, label_prefix)
     )
 
 
@@ -90,7 +78,7 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if action == "page" and value.isdigit():
         prompt, keyboard = chapter_keyboard(context, locale, nonce, int(value))
         await query.edit_message_text(prompt, reply_markup=keyboard)
-    elif action == "ch" and (choice := _chapter_choice(context, locale, value)) is not None:
+    elif action == "ch" and (choice := chapter_choice(context, locale, value)) is not None:
         setup.update(choice)
         await _ask(query, locale, nonce, "choose_type", "type", TYPES, "type_")
     elif action == "type" and value in TYPES:

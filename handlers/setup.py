@@ -51,7 +51,7 @@ def chapter_keyboard(context: ContextTypes.DEFAULT_TYPE, locale: str, nonce: str
     return text(locale, "choose_chapter", page=page + 1, pages=pages), InlineKeyboardMarkup(rows)
 
 
-def _choice_keyboard(
+def choice_keyboard(
     locale: str, nonce: str, action: str, values: tuple, label_prefix: str
 ) -> InlineKeyboardMarkup:
     labels = [text(locale, f"{label_prefix}{v}") if label_prefix else str(v) for v in values]
@@ -83,29 +83,20 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if action == "page":
         prompt, keyboard = chapter_keyboard(context, locale, nonce, int(value))
         await query.edit_message_text(prompt, reply_markup=keyboard)
-    elif action == "ch":
-        chapters = [c for c in services(context).sources.tree.chapters if c.slices]
-        setup["calculation_only"] = value == "calc"
-        setup["chapters"] = [] if value in ("all", "calc") else [list(chapters[int(value)].key)]
-        setup["chapter_label"] = (
-            text(locale, "all_chapters")
-            if value == "all"
-            else text(locale, "calculation_only")
-            if value == "calc"
-            else chapters[int(value)].name
-        )
+    elif action == "ch" and (chosen_chapters := chapter_choice(context, locale, value)) is not None:
+        setup.update(chosen_chapters)
         await query.edit_message_text(
-            text(locale, "choose_type"), reply_markup=_choice_keyboard(locale, nonce, "type", TYPES, "type_")
+            text(locale, "choose_type"), reply_markup=choice_keyboard(locale, nonce, "type", TYPES, "type_")
         )
     elif action == "type" and value in TYPES:
         setup["qtype"] = value
         await query.edit_message_text(
-            text(locale, "choose_mode"), reply_markup=_choice_keyboard(locale, nonce, "mode", MODES, "mode_")
+            text(locale, "choose_mode"), reply_markup=choice_keyboard(locale, nonce, "mode", MODES, "mode_")
         )
     elif action == "mode" and value in MODES:
         setup["mode"] = value
         await query.edit_message_text(
-            text(locale, "choose_count"), reply_markup=_choice_keyboard(locale, nonce, "count", COUNTS, "")
+            text(locale, "choose_count"), reply_markup=choice_keyboard(locale, nonce, "count", COUNTS, "")
         )
     elif action == "count" and int(value) in COUNTS:
         context.chat_data.pop(SETUP_KEY, None)
@@ -126,6 +117,18 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         )
         await query.edit_message_text(summary)
         await start_round(context, update.effective_chat.id, query.from_user.id, chosen)
+
+
+def chapter_choice(context: ContextTypes.DEFAULT_TYPE, locale: str, value: str) -> dict[str, object] | None:
+    """What a chapter button chose: the 全部/仅计算类 shortcuts or one chapter; None for a stale index."""
+    if value in ("all", "calc"):
+        label = text(locale, "all_chapters" if value == "all" else "calculation_only")
+        return {"chapters": [], "calculation_only": value == "calc", "chapter_label": label}
+    chapters = [c for c in services(context).sources.tree.chapters if c.slices]
+    if not value.isdigit() or int(value) >= len(chapters):
+        return None
+    chapter = chapters[int(value)]
+    return {"chapters": [list(chapter.key)], "calculation_only": False, "chapter_label": chapter.name}
 
 
 def cancel_setup(context: ContextTypes.DEFAULT_TYPE) -> bool:
