@@ -41,9 +41,12 @@ _NUMBER = re.compile(r"(?<![\d.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?
 
 @dataclass(frozen=True)
 class Falsified:
+    """`source` is the true statement it was made from."""
+
     text: str
     original: str
     altered: str
+    source: str = ""
 
 
 _UPPER_BEFORE = ("不超过", "未满", "不足", "低于", "少于", "≤", "<")
@@ -105,7 +108,7 @@ def falsifications(rule: str) -> list[Falsified]:
             continue  # a year: changing it makes a date trap rather than a wrong rule
         for variant in _number_variants(raw, _bound(rule, match.start(1), match.end(1))):
             text = rule[: match.start(1)] + variant + rule[match.end(1) :]
-            found.append(Falsified(text=text, original=raw, altered=variant))
+            found.append(Falsified(text=text, original=raw, altered=variant, source=rule))
     for left, right in OPPOSITES:
         for word, opposite in ((left, right), (right, left)):
             position = rule.find(word)
@@ -114,7 +117,7 @@ def falsifications(rule: str) -> list[Falsified]:
             if rule[max(0, position - 1) : position] in _NEGATORS and _NEGATORS[0] in opposite:
                 continue
             text = rule[:position] + opposite + rule[position + len(word) :]
-            found.append(Falsified(text=text, original=word, altered=opposite))
+            found.append(Falsified(text=text, original=word, altered=opposite, source=rule))
             break
     unique: dict[str, Falsified] = {}
     for item in found:

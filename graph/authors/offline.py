@@ -121,38 +121,43 @@ class OfflineAuthor:
         return pools
 
     def _false_options(
-        self, truths: list[str], count: int, rng: random.Random, avoid: set[str]
+        self, pool: list[str], shown_true: list[str], count: int, rng: random.Random
     ) -> list[Falsified]:
-        candidates = [
-            f
-            for t in truths
-            for f in falsifications(t)
-            if f.text not in avoid and len(f.text) <= OPTION_LIMIT
-        ]
-        rng.shuffle(candidates)
-        picked: list[Falsified] = []
-        used_sources: set[str] = set()
-        for item in candidates:
-            source = next(t for t in truths if item.text in {f.text for f in falsifications(t)})
-            if source in used_sources and len(used_sources) < len(truths):
-                continue
-            picked.append(item)
-            used_sources.add(source)
-            if len(picked) == count:
-                break
-        return picked
+        """Distractors: falsified statements, one per source statement while there are enough, preferring
+        sources not shown as true options (a true option beside its own negation gives the answer away)."""
+        avoid = set(pool)
+        variants_by_source = []
+        for statement in pool:
+            variants = [
+                f for f in falsifications(statement) if f.text not in avoid and len(f.text) <= OPTION_LIMIT
+            ]
+            rng.shuffle(variants)
+            if variants:
+                variants_by_source.append((statement in shown_true, variants))
+        rng.shuffle(variants_by_source)
+        variants_by_source.sort(key=lambda item: item[0])  # stable: sources not shown as true come first
+        ordered = [variants[0] for _, variants in variants_by_source]
+        ordered += [extra for _, variants in variants_by_source for extra in variants[1:]]
+        return ordered[:count]
 
     def _pick_statements(
         self, task: Task, rng: random.Random, true_count: int, false_count: int
     ) -> tuple[list[str], list[Falsified], str, str] | None:
+        """True and false statements for the options: from the narrowest pool that needs no true option beside
+        its own negation; failing that, the narrowest pool that has enough of both."""
+        fallback = None
         for pool, topic, spanned in self._pools(task):
             if len(pool) <= true_count:
                 continue
             truths = rng.sample(pool, true_count)
-            falses = self._false_options(pool, false_count, rng, set(pool))
-            if len(falses) == false_count:
+            falses = self._false_options(pool, truths, false_count, rng)
+            if len(falses) < false_count:
+                continue
+            negated = {f.source for f in falses}
+            if not negated & set(truths):
                 return truths, falses, topic, spanned
-        return None
+            fallback = fallback or (truths, falses, topic, spanned)
+        return fallback
 
     def _choice(
         self, task: Task, rng: random.Random, true_count: int, option_count: int, frame: str
