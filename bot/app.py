@@ -16,6 +16,7 @@ import handlers
 from bot.metrics import Metrics
 from graph.service import GenerationService
 from handlers.context import SERVICES_KEY, Services
+from handlers.feedback import abandon_interrupted_revisions
 from handlers.rounds import resume_rounds
 from handlers.series import resume_series
 from retrieval.sources import Sources, load_sources
@@ -107,6 +108,7 @@ async def running(application: Application) -> AsyncIterator[Application]:
         await open_services(application)
         try:
             await application.start()
+            await abandon_interrupted_revisions(application)
             resumed = await resume_rounds(application)
             if resumed:
                 log.info("resumed %d round(s) that were waiting for a question", resumed)

@@ -362,3 +362,22 @@ async def list_reports(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             label = f"{text(locale, 'fix_button')} #{report.id}"
             buttons.append([InlineKeyboardButton(label, callback_data=f"fix:{report.id}:{shown[0].id}")])
     await update.effective_message.reply_text("\n".join(lines), reply_markup=InlineKeyboardMarkup(buttons))
+
+
+async def abandon_interrupted_revisions(app: Application) -> int:
+    """A revision a restart cut short is released and its instructor told, so the question is not locked
+    "in revision" for good and one tap on 👎 starts it again."""
+    found: Services = app.bot_data["services"]
+    interrupted = await found.store.revisions.in_flight()
+    for revision in interrupted:
+        await found.store.revisions.finish_revision(revision.version_id, "abandoned")
+        locale = await found.store.users.get_locale(revision.instructor_id) or found.settings.locale.default
+        version = await found.store.questions.version(revision.version_id)
+        try:
+            await app.bot.send_message(
+                revision.instructor_id,
+                text(locale, "revision_interrupted", label=version.label, stem=version.question.stem[:60]),
+            )
+        except TelegramError:
+            log.info("could not tell instructor %s about interrupted revision", revision.instructor_id)
+    return len(interrupted)

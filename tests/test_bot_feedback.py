@@ -194,3 +194,23 @@ async def test_a_revision_that_fails_verification_is_reported_not_delivered(tmp_
     assert "模型不可用" in failed.text
     assert "⚠️ 已报告问题" in [b.text for b in marked.buttons]
     assert len(polls) == 1 and revisions == []
+
+
+async def test_a_revision_cut_short_by_a_restart_is_released_and_the_instructor_told(tmp_path: Path):
+    async with world(tmp_path) as (emulator, client, settings):
+        teacher = await client.create_user("Teacher")
+        settings.telegram.instructors = [teacher.id]
+        async with bot_running(emulator, settings):
+            quiz = await first_quiz(client, teacher)
+        store = await Store.open(settings.storage.database)
+        try:  # what a process killed mid-revision leaves behind: the claim, never finished
+            delivery = await store.deliveries.by_poll(quiz.poll.id)
+            assert await store.revisions.try_start_revision(delivery.version_id, teacher.id, "other")
+        finally:
+            await store.close()
+        async with bot_running(emulator, settings):
+            notice = await client.wait_for_text(teacher, "修订被中断", timeout=10)
+            prompt = await thumbs_down(client, teacher, quiz, "other")
+            await client.press(teacher, prompt, "不补充，立即修订")
+            revised = await revised_quiz(client, teacher, quiz)
+    assert "v1" in notice.text and revised.poll.question.startswith("【修订版 v2】")
