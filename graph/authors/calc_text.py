@@ -99,7 +99,13 @@ def calc_mistakes(value: float, choice: CalcChoice, field: str) -> list[tuple[fl
         alternatives: list[tuple[Any, str]] = []
         if "enum" in spec:
             names = _enum_names(spec["description"])
-            alternatives = [(v, f"把{label}误作{names.get(str(v), v)}") for v in spec["enum"] if v != current]
+            words = {str(v): names.get(str(v)) or value_words(str(v)) for v in spec["enum"]}
+            # a code with no Chinese name (an English land use, say) would leak into the explanation
+            alternatives = [
+                (v, f"把{label}误作{words[str(v)]}")
+                for v in spec["enum"]
+                if v != current and not re.fullmatch(r"[A-Za-z_]+", words[str(v)])
+            ]
         elif spec.get("type") == "boolean" and isinstance(current, bool):
             alternatives = [(not current, f"把“{label}”判断反了")]
         elif spec.get("format") == "date":

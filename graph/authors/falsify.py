@@ -28,13 +28,21 @@ OPPOSITES: tuple[tuple[str, str], ...] = (
     ("无效", "有效"),
     ("买方", "卖方"),
     ("买受人", "出卖人"),
-    ("单方", "双方"),
     ("共同", "单独"),
     ("应当", "无需"),
     ("双倍", "等额"),
     ("全额", "减半"),
 )
 _NEGATORS = "不得无未非"
+# Words where a swap would break a compound rather than flip a rule: (word, text that may not follow it).
+_COMPOUNDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("等额", ("本",)),
+    ("共同", ("共有", "借款人", "申请人")),
+    ("征收", ("率",)),
+    ("应当", ("预见", "知道")),
+)
+_NOT_AFTER: dict[str, tuple[str, ...]] = {"免征": ("暂",), "以上": tuple("0123456789一二两三四五六七八九十")}
+_RANGE = re.compile(r"(\d+(?:\.\d+)?)\s*[%％]?\s*(?:至|到|~|－|—)\s*(\d+(?:\.\d+)?)")
 
 _NUMBER = re.compile(r"(?<![\d.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d.,])")
 
@@ -49,25 +57,39 @@ class Falsified:
     source: str = ""
 
 
-_UPPER_BEFORE = ("不超过", "未满", "不足", "低于", "少于", "≤", "<")
-_LOWER_BEFORE = ("满", "超过", "不低于", "至少", "高于", "多于", "≥", ">")
+_UNITS = r"^(个工作日|工作日|个月|平方米|[个年月日天周㎡%％元倍层岁万亿千百])*"
+_UPPER_BEFORE = ("不超过", "未满", "不满", "不足", "低于", "少于", "≤", "<")
+_LOWER_BEFORE = ("满", "超过", "超出", "不低于", "至少", "高于", "多于", "≥", ">")
 _UPPER_AFTER = ("以下", "以内", "内", "及以下", "以前", "之内")
 _LOWER_AFTER = ("以上", "及以上", "之后")
 
 
 def _bound(rule: str, start: int, end: int) -> str | None:
-    """Which way a threshold points: moving it the other way would make a still-true statement.
+    """Which way a threshold points: moving it the other way would make a still-true statement (a rule whose
+    consequence is negated, "满2年…不能免征", stays true either way: data should avoid that form).
 
     "满2年免征" stays true at 满4年, so a lower bound may only move down; "15日内起诉" stays true at
     10日, so an upper bound may only move up.
     """
     before = rule[max(0, start - 3) : start]
-    after = re.sub(r"^[个年月日天周平方米㎡%％元倍层岁万亿千百]*", "", rule[end : end + 8])
+    after = re.sub(_UNITS, "", rule[end : end + 10])
+    bound = None
     if any(before.endswith(word) for word in _UPPER_BEFORE) or after.startswith(_UPPER_AFTER):
-        return "upper"
-    if any(before.endswith(word) for word in _LOWER_BEFORE) or after.startswith(_LOWER_AFTER):
-        return "lower"
-    return None
+        bound = "upper"
+    elif any(before.endswith(word) for word in _LOWER_BEFORE) or after.startswith(_LOWER_AFTER):
+        bound = "lower"
+    return bound
+
+
+def _is_date_part(rule: str, start: int, end: int) -> bool:
+    """Month and day of a date (2027年12月31日) or a written date (2015-03-01): changing them gives an
+    impossible date or a typo, not a wrong rule."""
+    before, after = rule[max(0, start - 1) : start], rule[end : end + 1]
+    return "-" in before + after or "/" in before + after or (before in "年月" and before and after in "月日")
+
+
+def _ranges_ascend(text: str) -> bool:
+    return all(float(low) < float(high) for low, high in _RANGE.findall(text))
 
 
 def _number_variants(raw: str, bound: str | None) -> list[str]:
@@ -101,21 +123,28 @@ def falsifications(rule: str) -> list[Falsified]:
     found: list[Falsified] = []
     for match in _NUMBER.finditer(rule):
         raw = match.group(1)
-        around = rule[max(0, match.start(1) - 1) : match.start(1)] + rule[match.end(1) : match.end(1) + 1]
-        if "-" in around or "/" in around:
-            continue  # part of a written date (2015-03-01): an altered one reads as a typo, not a wrong rule
+        if _is_date_part(rule, match.start(1), match.end(1)):
+            continue
         if len(raw) == 4 and raw.startswith(("19", "20")) and rule[match.end(1) : match.end(1) + 1] == "年":
             continue  # a year: changing it makes a date trap rather than a wrong rule
         for variant in _number_variants(raw, _bound(rule, match.start(1), match.end(1))):
             text = rule[: match.start(1)] + variant + rule[match.end(1) :]
-            found.append(Falsified(text=text, original=raw, altered=variant, source=rule))
+            if _ranges_ascend(text):  # "5%至3%" is nonsense, not a wrong rule
+                found.append(Falsified(text=text, original=raw, altered=variant, source=rule))
     for left, right in OPPOSITES:
         for word, opposite in ((left, right), (right, left)):
             position = rule.find(word)
-            if position < 0:
+            if position < 0 or opposite in rule:
+                continue  # absent, or both sides already named ("买方…卖方"): a swap would garble it
+            if _NEGATORS[0] in opposite and any(
+                ch in _NEGATORS for ch in rule[max(0, position - 3) : position]
+            ):
+                continue  # "不应不低于": a negation already stands before the word
+            following = rule[position + len(word) :]
+            if any(word == w and following.startswith(tails) for w, tails in _COMPOUNDS):
                 continue
-            if rule[max(0, position - 1) : position] in _NEGATORS and _NEGATORS[0] in opposite:
-                continue
+            if any(ch in _NOT_AFTER.get(word, ()) for ch in rule[max(0, position - 2) : position]):
+                continue  # "两家以上" → "以下" moves the boundary case, it does not flip the rule
             text = rule[:position] + opposite + rule[position + len(word) :]
             found.append(Falsified(text=text, original=word, altered=opposite, source=rule))
             break

@@ -25,7 +25,7 @@ from graph.format import (
     with_blank,
 )
 from graph.schemas import Calculation, Draft, Question, VerificationReport
-from retrieval.models import PATH_SEPARATOR, Slice
+from retrieval.models import PATH_SEPARATOR, KeyParam, Slice
 
 _ORDINAL = re.compile(r"^(第[一二三四五六七八九十百]+[篇章节]|[一二三四五六七八九十]+、|\d+[.、])\s*")
 
@@ -42,10 +42,15 @@ def statements(slice_: Slice) -> list[str]:
     """The slice's checkable facts as sentences short enough to be options."""
     found = [_sentence(rule) for rule in slice_.rules]
     for param in slice_.key_params:
-        if "例" in param.name:
-            continue  # a worked example's figure is not a rule of the textbook
+        if is_example_figure(param):
+            continue
         found.append(f"{param.name}为{describe_param(param.value, param.unit)}")
     return [s for s in dict.fromkeys(found) if s and len(s) <= OPTION_LIMIT]
+
+
+def is_example_figure(param: KeyParam) -> bool:
+    """A worked example's figure ("示例…") is not a textbook rule: asked alone it cannot be answered."""
+    return param.name.startswith(("示例", "例："))
 
 
 def describe_param(value: float | str, unit: str) -> str:
@@ -208,7 +213,11 @@ class OfflineAuthor:
         )
 
     def _param(self, task: Task, rng: random.Random) -> Draft | None:
-        numeric = [p for p in task.slice.key_params if isinstance(p.value, int | float) and p.value > 0]
+        numeric = [
+            p
+            for p in task.slice.key_params
+            if isinstance(p.value, int | float) and p.value > 0 and not is_example_figure(p)
+        ]
         if not numeric:
             return None
         param = rng.choice(numeric)

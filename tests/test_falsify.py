@@ -1,0 +1,43 @@
+"""Falsified statements must be false and readable: one fact changed, never a still-true variant, never
+a broken date, compound word or range."""
+
+from graph.authors.falsify import falsifications
+
+
+def texts(rule: str) -> list[str]:
+    return [f.text for f in falsifications(rule)]
+
+
+def test_a_lower_bound_only_moves_down_and_an_upper_bound_only_up():
+    assert texts("个人将购买满2年的住房对外销售的，免征增值税。") == [
+        "个人将购买满1年的住房对外销售的，免征增值税。",
+        "个人将购买满2年的住房对外销售的，征收增值税。",
+    ]
+    moved = [t for t in texts("异议登记申请人应在15日内起诉。") if "日内" in t]
+    assert moved and all(int(t.split("在")[1].split("日")[0]) > 15 for t in moved)
+
+
+def test_rates_change_in_both_directions_and_the_explanation_can_name_the_change():
+    found = falsifications("首套住房面积在140平方米以下的，契税税率为1%。")
+    assert any(f.text.endswith("税率为2%。") and (f.original, f.altered) == ("1", "2") for f in found)
+    assert all(f.source == "首套住房面积在140平方米以下的，契税税率为1%。" for f in found)
+
+
+def test_dates_compounds_and_two_sided_sentences_are_left_alone():
+    assert texts("该政策自2027年12月31日起停止执行。") == []
+    assert texts("同时接受买方和卖方的委托属于禁止行为。") == []
+    assert all("双倍本息" not in t for t in texts("等额本息还款法前期每月还款中利息所占比例较高。"))
+    assert all("暂征收" not in t for t in texts("个人销售住房暂免征收土地增值税。"))
+    assert texts("两家以上经纪机构合作完成同一宗业务的，只能收取一次佣金。") == []
+
+
+def test_ranges_stay_ranges_and_negations_are_not_doubled():
+    for text in texts("契税税率幅度为3%至5%。"):
+        low, high = (float(x.rstrip("%")) for x in text.removeprefix("契税税率幅度为").rstrip("。").split("至"))
+        assert low < high
+    assert all("不应不" not in t for t in texts("住宅室内净高不应低于2.40米。"))
+
+
+def test_every_variant_differs_from_the_rule():
+    rule = "定金数额不得超过主合同标的额的20%，超过部分不产生定金的效力。"
+    assert rule not in texts(rule) and len(set(texts(rule))) == len(texts(rule)) > 0
