@@ -33,7 +33,8 @@ def test_dates_compounds_and_two_sided_sentences_are_left_alone():
 
 def test_ranges_stay_ranges_and_negations_are_not_doubled():
     for text in texts("契税税率幅度为3%至5%。"):
-        low, high = (float(x.rstrip("%")) for x in text.removeprefix("契税税率幅度为").rstrip("。").split("至"))
+        bounds = text.removeprefix("契税税率幅度为").rstrip("。").split("至")
+        low, high = (float(x.rstrip("%")) for x in bounds)
         assert low < high
     assert all("不应不" not in t for t in texts("住宅室内净高不应低于2.40米。"))
 
