@@ -17,16 +17,26 @@ from settings import Settings
 log = logging.getLogger(__name__)
 
 
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def configure_logging(filename: str | None = None) -> None:
+    """INFO logs, without httpx's request lines: their URLs contain the bot token."""
+    logging.basicConfig(filename=filename, level=logging.INFO, format=LOG_FORMAT)
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+
+
 def stop_on_signals(stop: asyncio.Event) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
 
 
-async def serve_polling(application: Application, stop: asyncio.Event) -> None:
+async def serve_polling(application: Application, settings: Settings, stop: asyncio.Event) -> None:
     async with running(application):
         await application.updater.start_polling(drop_pending_updates=False)
-        log.info("polling %s as @%s", application.bot.base_url, application.bot.username)
+        # bot.base_url ends with the token: log only the configured server
+        log.info("polling %s as @%s", settings.telegram.base_url, application.bot.username)
         await stop.wait()
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import random
 import sys
 from contextlib import suppress
@@ -14,6 +13,7 @@ from bot.app import StartupError, build_application, running
 from bot.console import HELP, run_console
 from bot.emulator import EmulatorClient, EmulatorError, EmulatorServer
 from bot.emulator.views import ChatMessage, EmuChat, EmuUser
+from bot.runner import configure_logging
 from settings import Settings
 
 BANNER = """examforge demo — you are "{user}" in a private chat with the bot (offline author, bundled data).
@@ -90,10 +90,7 @@ async def _study_group(root_url: str, user: str) -> asyncio.Task[None]:
 async def _demo(settings: Settings, user: str, group: bool) -> int:
     log_file = settings.root / "var" / "demo" / "bot.log"
     log_file.parent.mkdir(parents=True, exist_ok=True)
-    logging.basicConfig(
-        filename=log_file, level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    configure_logging(str(log_file))
     async with EmulatorServer() as emulator:
         async with EmulatorClient(emulator.root_url) as client:
             teacher = await client.create_user("teacher")

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import os
 import sys
 
 from bot.app import StartupError, build_application
 from bot.metrics import Metrics
-from bot.runner import serve_polling, serve_webhook, stop_on_signals
+from bot.runner import configure_logging, serve_polling, serve_webhook, stop_on_signals
 from settings import Settings
 
 
@@ -20,8 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("httpx").setLevel(logging.WARNING)  # its request lines would print the token
+    configure_logging()
     telegram = settings.telegram
     token = os.environ.get(telegram.token_env, "")
     if not token:
@@ -40,7 +38,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         if telegram.mode == "webhook":
             await serve_webhook(application, settings, secret, metrics, stop)
         else:
-            await serve_polling(application, stop)
+            await serve_polling(application, settings, stop)
 
     try:
         asyncio.run(main())

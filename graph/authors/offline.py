@@ -390,7 +390,12 @@ class OfflineAuthor:
 def _formula_for(slice_: Slice, target: str) -> str:
     """The slice's formula for the asked figure (one that names it), else the figure itself."""
     named = target.removeprefix("应纳").removeprefix("应缴")
-    return next((f for f in slice_.formulas if named in f.split("=")[0]), target)
+
+    def names_it(formula: str) -> bool:
+        left = formula.split("=")[0].strip()
+        return bool(left) and (named in left or left in named)
+
+    return next((f for f in slice_.formulas if names_it(f)), target)
 
 
 def _restate_conclusion(explanation: str, letters: str) -> str:
