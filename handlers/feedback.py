@@ -30,6 +30,18 @@ log = logging.getLogger(__name__)
 COMMENT_KEY = "awaiting_comment"
 
 
+async def may_revise(context: ContextTypes.DEFAULT_TYPE, user_id: int, delivery: Delivery) -> bool:
+    """Instructors (configured, or admins of the group the quiz is in) — and whoever ran the channel series
+    a question belongs to, for the copy of it in their private chat."""
+    if await is_instructor(context, user_id, delivery.chat_id):
+        return True
+    store = services(context).store
+    version = await store.questions.version(delivery.version_id)
+    stored = await store.questions.get(version.question_id) if version else None
+    round_ = await store.rounds.get(stored.round_id) if stored and stored.round_id else None
+    return round_ is not None and round_.initiator_id == user_id
+
+
 def reason_keyboard(locale: str, prefix: str, delivery_id: int) -> InlineKeyboardMarkup:
     buttons = [
         InlineKeyboardButton(
@@ -48,7 +60,7 @@ async def ask_reason(update: Update, context: ContextTypes.DEFAULT_TYPE, locale:
     )
     if delivery is None:
         return
-    instructor = await is_instructor(context, query.from_user.id, delivery.chat_id)
+    instructor = await may_revise(context, query.from_user.id, delivery)
     prefix, prompt = ("fb", "reason_prompt") if instructor else ("rp", "report_reason_prompt")
     await context.bot.send_message(
         delivery.chat_id,
@@ -74,7 +86,7 @@ async def _delivery_for(
     if delivery is None or reason not in FEEDBACK_REASONS:
         await query.answer(text(locale, "stale_button"))
         return None
-    if not await is_instructor(context, query.from_user.id, delivery.chat_id):
+    if not await may_revise(context, query.from_user.id, delivery):
         await query.answer(text(locale, "not_instructor"), show_alert=True)
         return None
     await query.answer()
@@ -324,7 +336,7 @@ async def fix_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     if report is None or delivery is None:
         await query.answer(text(locale, "stale_button"))
         return
-    if not await is_instructor(context, query.from_user.id, delivery.chat_id):
+    if not await may_revise(context, query.from_user.id, delivery):
         await query.answer(text(locale, "not_instructor"), show_alert=True)
         return
     await query.answer()

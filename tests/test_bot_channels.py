@@ -147,3 +147,21 @@ async def test_a_channel_series_resumes_after_a_restart(tmp_path: Path, monkeypa
             second = await client.wait_for_poll(channel, timeout=20)
     assert "第 1 题正确答案" in explained.text
     assert second.poll.question.startswith("2/5 ") and second.poll.is_anonymous
+
+
+async def test_a_channel_admin_who_runs_a_series_may_revise_its_questions(tmp_path: Path, monkeypatch):
+    speed_up(monkeypatch, 0.05)
+    async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings):
+        uma = await client.create_user("Uma")  # a channel administrator, not a configured instructor
+        channel = await client.create_channel("房产课堂", [uma], username="fangchan_class")
+        async with bot_running(emulator, settings):
+            await client.send_text(uma, "/post")
+            await client.next_message(uma)
+            await client.send_text(uma, "@fangchan_class")
+            menu = await client.next_message(uma)
+            await walk_dialogue(client, uma, menu, [*SETTINGS, "60", "立即"])
+            await client.wait_for_poll(channel, timeout=20)
+            copy = await client.wait_for_poll(uma, timeout=10)
+            await client.press(uma, copy, "👎")
+            prompt = await client.wait_for_message(uma, replies_to(copy), timeout=10)
+    assert prompt.text == text("zh", "reason_prompt"), "the instructor flow, not a learner report"
