@@ -11,7 +11,6 @@ from storage.errors import NotFoundError, check_choice
 Locale = Literal["zh", "en"]
 Role = Literal["learner", "instructor"]
 LOCALES: tuple[Locale, ...] = ("zh", "en")
-ROLES: tuple[Role, ...] = ("learner", "instructor")
 
 
 @dataclass(frozen=True)
@@ -59,10 +58,6 @@ class UserRepository:
         if locale is not None:
             check_choice("locale", locale, LOCALES)
         await self._update(user_id, "locale", locale)
-
-    async def set_role(self, user_id: int, role: Role) -> None:
-        check_choice("role", role, ROLES)
-        await self._update(user_id, "role", role)
 
     async def _update(self, user_id: int, column: str, value: str | None) -> None:
         async with self.db.transaction() as conn:

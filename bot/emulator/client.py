@@ -65,7 +65,6 @@ class EmulatorClient:
         self._owns_session = session is None
         self.timeout = timeout
         self._cursors: dict[int, int] = {}
-        self._floor = 0
         self._bot: EmuUser | None = None
 
     async def __aenter__(self) -> EmulatorClient:
@@ -291,11 +290,6 @@ class EmulatorClient:
         result = await self._call("GET", "/events", query=query)
         return [ChatEvent.from_json(event) for event in result["events"]]
 
-    async def catch_up(self) -> None:
-        """Ignore everything that happened so far, in every chat."""
-        self._floor = int((await self.bot_info())["last_seq"])
-        self._cursors.clear()
-
     async def wait_for(
         self,
         chat: ChatRef,
@@ -312,7 +306,7 @@ class EmulatorClient:
         deadline = loop.time() + limit
         skipped: list[ChatEvent] = []
         while True:
-            cursor = self._cursors.get(chat_id, self._floor)
+            cursor = self._cursors.get(chat_id, 0)
             remaining = deadline - loop.time()
             batch = await self.events(chat_id, after=cursor, timeout=max(remaining, 0.0))
             for event in batch:
