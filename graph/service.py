@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+import weakref
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -106,7 +107,8 @@ class GenerationService:
         }
         self._saver = None
         self._graph = build_graph()
-        self._locks: dict[str, asyncio.Lock] = {}
+        # One lock per thread, alive only while someone runs or waits on that thread.
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     @classmethod
     async def open(cls, settings: Settings, sources: Sources | None = None, author: Author | None = None):
@@ -159,7 +161,10 @@ class GenerationService:
         return self.sampler.draw(str(chat_id), chosen, calculation_only)
 
     def _lock(self, thread_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(thread_id, asyncio.Lock())
+        lock = self._locks.get(thread_id)
+        if lock is None:
+            lock = self._locks[thread_id] = asyncio.Lock()
+        return lock
 
     def _config(self, thread_id: str) -> dict[str, Any]:
         return {"configurable": {"thread_id": thread_id}, "recursion_limit": 100}

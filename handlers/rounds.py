@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from contextlib import suppress
 from dataclasses import dataclass, field
 
@@ -46,7 +47,12 @@ def _pending(app: Application) -> dict[tuple[int, int], Pending]:
 
 
 def _lock(app: Application, session_id: int) -> asyncio.Lock:
-    return app.bot_data.setdefault("session_locks", {}).setdefault(session_id, asyncio.Lock())
+    """One lock per session, kept only while a delivery for it runs or waits (weak values)."""
+    locks = app.bot_data.setdefault("session_locks", weakref.WeakValueDictionary())
+    lock = locks.get(session_id)
+    if lock is None:
+        lock = locks[session_id] = asyncio.Lock()
+    return lock
 
 
 def question_type(settings: QuizSettings, position: int) -> str:
