@@ -142,7 +142,11 @@ class GenerationService:
         """
         if sampler_state is not None:
             self.sampler.states[str(chat_id)] = sampler_state
-        slice_ = self.draw_slice(chat_id, chapters, calculation_only)
+        try:
+            slice_ = self.draw_slice(chat_id, chapters, calculation_only)
+        finally:
+            if sampler_state is not None:
+                del self.sampler.states[str(chat_id)]  # the caller stores it; no copy kept per chat
         return GenerationRequest(
             chat_id=chat_id,
             question_id=uuid.uuid4().hex[:12],
