@@ -72,12 +72,12 @@ async def generate(service: GenerationService, count: int, db: Path) -> Run:
     return Run(results, time.perf_counter() - started, db)
 
 
-async def rows_per_thread(db: Path) -> list[int]:
-    saver = await open_checkpointer(db)
+def rows_per_thread(db: Path) -> list[int]:
+    saver = open_checkpointer(db)
     try:
-        return [await checkpoint_rows(saver, thread) for thread in await thread_ids(saver)]
+        return [checkpoint_rows(saver, thread) for thread in thread_ids(saver)]
     finally:
-        await close_checkpointer(saver)
+        close_checkpointer(saver)
 
 
 async def offline_run(folder: Path) -> Run | None:
@@ -211,7 +211,7 @@ def model_rows(happy: ModelRun, rejected: ModelRun) -> list[Row]:
 
 
 async def checkpoint_row(runs: list[Run]) -> Row:
-    counts = [n for run in runs for n in await rows_per_thread(run.db)]
+    counts = [n for run in runs for n in rows_per_thread(run.db)]
     return (
         f"generation: checkpoint rows per finished question after pruning ({len(counts)} questions)",
         f"{statistics.mean(counts):.2f} (max {max(counts)})",

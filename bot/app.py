@@ -59,7 +59,7 @@ def build_application(settings: Settings, token: str, metrics: Metrics | None = 
         .token(token)
         .base_url(base)
         .base_file_url(file_base)
-        .rate_limiter(AIORateLimiter(max_retries=3))
+        .rate_limiter(AIORateLimiter(overall_max_rate=settings.telegram.rate_limit, max_retries=3))
         .concurrent_updates(True)
         .build()
     )

@@ -115,13 +115,13 @@ class GenerationService:
         sources = sources or load_sources(settings.data.knowledge_base, settings.data.question_bank)
         index = QuestionIndex(sources.questions, settings.retrieval.tokenizer)
         service = cls(settings, sources, author or make_author(settings.llm), index)
-        service._saver = await open_checkpointer(settings.graph.checkpoint_db)
+        service._saver = open_checkpointer(settings.graph.checkpoint_db)
         service._graph = build_graph(service._saver)
         return service
 
     async def close(self) -> None:
         if self._saver is not None:
-            await close_checkpointer(self._saver)
+            close_checkpointer(self._saver)
             self._saver = None
         closer = getattr(self.author, "aclose", None)
         if closer is not None:
@@ -244,7 +244,7 @@ class GenerationService:
             result = await self.result(thread_id)
             result.seconds = time.perf_counter() - started
             if self._saver is not None:
-                await prune_thread(self._saver, thread_id)
+                prune_thread(self._saver, thread_id)
             yield result
 
     async def result(self, thread_id: str) -> Result:
@@ -270,14 +270,16 @@ class GenerationService:
         if self._saver is None:
             return []
         results = []
-        for thread_id in await thread_ids(self._saver):
+        for thread_id in thread_ids(self._saver):
             snapshot = await self._graph.aget_state(self._config(thread_id))
-            if snapshot.next:
+            # `tasks`, not `next`: a crash between a node's saved writes and the next checkpoint leaves a
+            # task whose writes are stored, which `next` no longer lists although the run is unfinished.
+            if snapshot.tasks:
                 results.append(await _last_result(self._run(thread_id, None)))
         return results
 
     async def purge_chat(self, chat_id: int) -> int:
-        return await purge_chat(self._saver, chat_id) if self._saver is not None else 0
+        return purge_chat(self._saver, chat_id) if self._saver is not None else 0
 
 
 async def _last_result(events: AsyncIterator[Progress | Result]) -> Result:

@@ -249,6 +249,10 @@ async def _revise(
             anonymous=delivery.anonymous,
             reply_to=delivery.message_id,
         )
+        # Stored as fixed the moment the revised quiz is out, before the notes around it: whoever sees it
+        # and opens /reports at once must not find the report still open.
+        await store.reports.mark_fixed(version.id, new.id, instructor_id)
+        await store.revisions.finish_revision(version.id, "revised", new.id)
         changes = describe_changes(locale, version.question, new.question)
         await app.bot.send_message(
             delivery.chat_id,
@@ -256,8 +260,6 @@ async def _revise(
             reply_parameters=ReplyParameters(message.message_id),
         )
         await _mark(app, delivery, text(locale, "superseded", label=label))
-        await store.reports.mark_fixed(version.id, new.id, instructor_id)
-        await store.revisions.finish_revision(version.id, "revised", new.id)
         await status.close(text(locale, "revision_done", label=label))
     except UnknownQuestion:
         await store.revisions.finish_revision(version.id, "failed")

@@ -77,6 +77,7 @@ class TelegramSettings(_Section):
     revision_limit: int = Field(3, ge=1, le=50)
     comment_timeout: int = Field(120, ge=5, le=3600)
     status_after: float = Field(1.0, ge=0, le=60)
+    rate_limit: float = Field(30.0, ge=0, le=1000)
 
 
 class Settings(_Section):

@@ -9,9 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-import aiosqlite
-
-from storage.db import Database, fetch_one, require
+from storage.db import Connection, Database, fetch_one, require
 from storage.errors import InvalidValueError, check_choice
 from storage.questions import check_successor
 
@@ -169,7 +167,7 @@ class ReportRepository:
 
     async def _resolve(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         where: str,
         key: int,
         status: ReportStatus,

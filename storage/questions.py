@@ -10,11 +10,10 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-import aiosqlite
 from pydantic import ValidationError
 
 from graph.schemas import GenerationRequest, Question
-from storage.db import Database, fetch_one, require
+from storage.db import Connection, Database, fetch_one, require
 from storage.errors import ConflictError, InvalidValueError, NotFoundError, SchemaError
 
 _SELECT_VERSION = "SELECT v.*, q.thread_id FROM question_versions v JOIN questions q ON q.id = v.question_id"
@@ -123,7 +122,7 @@ class QuestionRepository:
 
 
 async def _insert_version(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     question_id: int,
     question: Question,
     number: int | None,
@@ -155,7 +154,7 @@ async def _insert_version(
     return await version_in(conn, row["id"])
 
 
-async def version_in(conn: aiosqlite.Connection, version_id: int) -> QuestionVersion:
+async def version_in(conn: Connection, version_id: int) -> QuestionVersion:
     """A version read inside another repository's transaction, e.g. to mark an answer right or wrong."""
     row = await fetch_one(conn, f"{_SELECT_VERSION} WHERE v.id = ?", (version_id,))
     if row is None:
@@ -180,7 +179,7 @@ def _version(row: sqlite3.Row) -> QuestionVersion:
     )
 
 
-async def check_successor(conn: aiosqlite.Connection, version_id: int, later_id: int) -> None:
+async def check_successor(conn: Connection, version_id: int, later_id: int) -> None:
     """Refuse to link a version to one that is not a later version of the same question (a fix or a
     revision result pointing at unrelated text)."""
     earlier, later = await version_in(conn, version_id), await version_in(conn, later_id)

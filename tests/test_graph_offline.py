@@ -99,9 +99,9 @@ async def test_a_finished_thread_is_pruned_to_one_checkpoint(settings, sample_so
     service = await _open(settings, sample_sources)
     try:
         result = await service.generate(service.new_request(5, "judge", "strict"))
-        assert await checkpoint_rows(service._saver, result.thread_id) == 1
+        assert checkpoint_rows(service._saver, result.thread_id) == 1
         assert await service.purge_chat(5) == 1
-        assert await checkpoint_rows(service._saver, result.thread_id) == 0
+        assert checkpoint_rows(service._saver, result.thread_id) == 0
     finally:
         await service.close()
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
 import pytest
 
 from storage import SchemaError, Store
+from storage import db as db_module
 from storage.db import Database
 from storage.migrations import LATEST_VERSION, MIGRATIONS, Migration
 from tests.test_storage_support import (  # noqa: F401 - the *_fixture names are pytest fixtures
@@ -120,3 +122,55 @@ async def test_purging_a_chat_removes_what_was_asked_in_it(store: Store) -> None
     assert await store.questions.version(world.version.id) is None
     assert (await store.db.fetch_one("SELECT count(*) FROM attempts"))[0] == 0
     assert await store.users.get(world.user_id) is not None
+
+
+async def test_a_write_waits_for_another_process_without_blocking_the_loop(
+    store: Store, db_path: Path
+) -> None:
+    """Another process (a CLI export, say) holding the write lock delays a learner's write, not the bot: the
+    event loop keeps running meanwhile, and the write lands once the lock is released."""
+    other = sqlite3.connect(db_path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    ticks = 0
+
+    async def ticking() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    async def release_later() -> None:
+        await asyncio.sleep(0.3)
+        other.execute("COMMIT")
+
+    ticker = asyncio.create_task(ticking())
+    releaser = asyncio.create_task(release_later())
+    try:
+        await store.users.upsert(7, "Waiting Learner", None)
+    finally:
+        ticker.cancel()
+        await releaser
+        other.close()
+    assert ticks >= 5, "the event loop kept turning while the write waited for the lock"
+    assert await store.users.get_locale(7) is None
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("SELECT name FROM users WHERE id = 7").fetchone() == ("Waiting Learner",)
+
+
+async def test_a_write_gives_up_on_a_lock_never_released_and_keeps_what_was_stored(
+    store: Store, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await store.users.upsert(1, "Stored Before", None)
+    monkeypatch.setattr(db_module, "LOCK_WAIT_S", 0.2)
+    other = sqlite3.connect(db_path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            await store.users.upsert(2, "Never Written", None)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    await store.users.upsert(2, "Written Later", None)
+    with sqlite3.connect(db_path) as conn:
+        names = [row[0] for row in conn.execute("SELECT name FROM users ORDER BY id")]
+    assert names == ["Stored Before", "Written Later"]

@@ -4,8 +4,9 @@ without a network or a model.
 Only `POST /v1/chat/completions` without streaming, which is all `ChatOpenAI.ainvoke` sends. Replies come from
 scripted queues first (per step, then general) and otherwise from a responder function that looks at the
 request; every request is recorded with the reply it got, the usage reported and the time spent answering it.
-Responses close the connection so no pooled connection outlives the server (langchain-openai caches its
-httpx clients per base URL across event loops).
+Responses close the connection by default so no pooled connection outlives the server (langchain-openai
+caches its httpx clients per base URL across event loops); `keep_alive=True` keeps connections open as a real
+model endpoint does, for benchmarks that would otherwise bill a TCP handshake per call to the bot.
 """
 
 from __future__ import annotations
@@ -179,9 +180,12 @@ def _tool_call(number: int, name: str, arguments: str) -> dict[str, Any]:
 class FakeOpenAI:
     """`latency` is added to every reply: a fixed stand-in for the time a real model takes."""
 
-    def __init__(self, responder: Responder | None = None, *, latency: float = 0.0) -> None:
+    def __init__(
+        self, responder: Responder | None = None, *, latency: float = 0.0, keep_alive: bool = False
+    ) -> None:
         self.responder = responder
         self.latency = latency
+        self._connection = {} if keep_alive else {"Connection": "close"}
         self.exchanges: list[Exchange] = []
         self.in_flight = 0
         self.peak_in_flight = 0
@@ -249,7 +253,7 @@ class FakeOpenAI:
         try:
             body = await http.json()
         except json.JSONDecodeError:
-            return _error_response(400, "request body is not JSON", None)
+            return self._error_response(400, "request body is not JSON", None)
         exchange = Exchange(ChatRequest(body, dict(http.headers)))
         self.exchanges.append(exchange)
         reply = (
@@ -274,7 +278,7 @@ class FakeOpenAI:
     def _render(self, exchange: Exchange, reply: Reply, number: int) -> web.Response:
         request = exchange.request
         if reply.kind == "error":
-            return _error_response(reply.status, reply.text, reply.retry_after)
+            return self._error_response(reply.status, reply.text, reply.retry_after)
         message: dict[str, Any] = {"role": "assistant", "content": None}
         if reply.kind == "tool":
             message["tool_calls"] = [_tool_call(number, reply.tool, reply.text)]
@@ -303,12 +307,11 @@ class FakeOpenAI:
             ],
             "usage": exchange.usage,
         }
-        return web.json_response(body, headers={"Connection": "close"})
+        return web.json_response(body, headers=self._connection)
 
-
-def _error_response(status: int, message: str, retry_after: float | None) -> web.Response:
-    headers = {"Connection": "close"}
-    if retry_after is not None:
-        headers["retry-after"] = f"{retry_after:g}"
-    body = {"error": {"message": message, "type": "fake_error", "code": status}}
-    return web.json_response(body, status=status, headers=headers)
+    def _error_response(self, status: int, message: str, retry_after: float | None) -> web.Response:
+        headers = dict(self._connection)
+        if retry_after is not None:
+            headers["retry-after"] = f"{retry_after:g}"
+        body = {"error": {"message": message, "type": "fake_error", "code": status}}
+        return web.json_response(body, status=status, headers=headers)
