@@ -10,8 +10,9 @@ core of its own, so neither the learners' long polls nor the emulator's bookkeep
 Each learner opens /quiz, picks all chapters, mixed types, strict mode and a round of 5 (the dialogue offers
 no 3), answers three quizzes, each once its explanation has arrived, and ends the round with /stop. Two
 paces are played, each by a fresh bot:
-- paced: learners as people are — they join over 20 s (a class told to start), take 0.5–1.5 s per button
-  and 3–8 s per question. All 200 are in a round at once at the peak. The first-poll target is judged here.
+- paced: learners as people are — they join over 30 s (a class told to start now), take 1–3 s per button
+  and 8–20 s per exam question (quick for a stem of several lines and four or five options). All 200 are
+  in a round at once at the peak. The first-poll target is judged here.
 - burst: every learner taps and answers the instant the bot lets them, all starting in the same second.
   That asks more of the bot than one core gives (see the CPU row), so its latency is a queue, not the bot's
   overhead; it is reported as the bot's capacity (rounds per minute), without a latency target.
@@ -106,7 +107,7 @@ class Pace:
 
 
 PACES: dict[str, Pace] = {
-    "paced": Pace("paced", joining=20.0, tap=(0.5, 1.5), answer=(3.0, 8.0), deadline=90.0, judged=True),
+    "paced": Pace("paced", joining=30.0, tap=(1.0, 3.0), answer=(8.0, 20.0), deadline=150.0, judged=True),
     "burst": Pace("burst", joining=0.0, tap=(0.0, 0.0), answer=(0.0, 0.0), deadline=60.0, judged=False),
 }
 

@@ -257,10 +257,14 @@ async def stop_round(app: Application, bot: Bot, chat_id: int, user_id: int, fin
     session = await found.store.sessions.active(chat_id, user_id)
     if session is None:
         return False
+    # Cancel the question being written, then let a delivery already under way finish before the round
+    # ends: a quiz arriving after the end-of-round message would belong to a round that is over.
     drop_pending(app, session.id)
-    if finish:
-        locale = await found.store.users.get_locale(user_id) or found.settings.locale.default
-        await finish_round(app, session.id, locale)
-    else:
-        await found.store.sessions.cancel(session.id)
+    async with _lock(app, session.id):
+        drop_pending(app, session.id)
+        if finish:
+            locale = await found.store.users.get_locale(user_id) or found.settings.locale.default
+            await finish_round(app, session.id, locale)
+        else:
+            await found.store.sessions.cancel(session.id)
     return True

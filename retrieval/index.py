@@ -11,17 +11,21 @@ only the postings of its own features, and a precomputed matrix per question typ
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Collection, Iterable, Sequence
 
 import numpy as np
 from scipy import sparse
 from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
 
-from retrieval.fewshot import select_examples
+from retrieval.fewshot import select_examples, slice_query_text
 from retrieval.models import QUESTION_TYPES, MotherQuestion, QuestionType, Slice
 from retrieval.text import get_tokenizer
 
 Match = tuple[MotherQuestion, float]
+# Few-shot choices remembered, most recently used kept: a slice is written about again and again, and
+# vectorising its text is most of what choosing costs.
+FEW_SHOT_MEMO = 4096
 
 
 class QuestionIndex:
@@ -63,13 +67,22 @@ class QuestionIndex:
             dtype=np.int32,
         )
         self._chapters = chapters
+        self._few_shot_memo: OrderedDict[tuple, tuple[MotherQuestion, ...]] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self.questions)
 
     def few_shot(self, knowledge: Slice, qtype: QuestionType, k: int = 3) -> list[MotherQuestion]:
         """Example questions for writing a `qtype` question on `knowledge`; see `retrieval.fewshot`."""
-        return select_examples(self, knowledge, qtype, k)
+        key = (slice_query_text(knowledge), knowledge.chapter, qtype, k)
+        chosen = self._few_shot_memo.get(key)
+        if chosen is None:
+            chosen = tuple(select_examples(self, knowledge, qtype, k))
+            while len(self._few_shot_memo) >= FEW_SHOT_MEMO:
+                self._few_shot_memo.popitem(last=False)
+        self._few_shot_memo[key] = chosen
+        self._few_shot_memo.move_to_end(key)
+        return list(chosen)
 
     def rank(
         self,

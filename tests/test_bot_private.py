@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import graph.service
+import handlers.rounds
 from bot.console import run_console
 from storage import Store
 from tests.botharness import bot_running, world
@@ -176,6 +177,42 @@ async def test_cancel_in_the_middle_of_a_generation(tmp_path: Path, monkeypatch)
         await client.wait_for_text(frank, "已取消", timeout=10)
         await asyncio.sleep(2.0)
         assert not [m for m in await client.transcript(frank) if m.poll is not None]
+
+
+async def test_stop_while_the_next_quiz_is_being_posted_ends_the_round_after_it(tmp_path: Path, monkeypatch):
+    """/stop arriving while the next quiz is on its way: the quiz lands first and the end of the round last,
+    never a quiz after 本轮结束."""
+    original = handlers.rounds.post_quiz
+    entered, release = asyncio.Event(), asyncio.Event()
+    posted = 0
+
+    async def held(*args, **kwargs):
+        nonlocal posted
+        posted += 1
+        if posted == 2:
+            entered.set()
+            await release.wait()
+        return await original(*args, **kwargs)
+
+    monkeypatch.setattr(handlers.rounds, "post_quiz", held)
+    async with world(tmp_path) as (emulator, client, settings), bot_running(emulator, settings):
+        gina = await client.create_user("Gina")
+        await choose(client, gina, "judge", count=5)
+        quiz = await client.wait_for_poll(gina)
+        await client.vote(gina, quiz, list(quiz.poll.correct_option_ids))
+        await asyncio.wait_for(entered.wait(), 20)
+        await client.send_text(gina, "/stop")
+        try:
+            with pytest.raises(TimeoutError):
+                await client.wait_for_text(gina, "本轮结束", timeout=1.0)
+        finally:
+            release.set()
+        await client.wait_for_text(gina, "本轮结束", timeout=10)
+        await client.settle(gina, quiet=0.5, timeout=5)
+        said = [m for m in await client.transcript(gina) if m.from_bot]
+    end = next(i for i, m in enumerate(said) if "本轮结束" in m.body)
+    assert sum(m.poll is not None for m in said[:end]) == 2
+    assert not [m for m in said[end + 1 :] if m.poll is not None]
 
 
 async def test_the_console_client_plays_a_round_from_standard_input(tmp_path: Path):

@@ -174,3 +174,20 @@ def test_rank_can_exclude_a_question_from_its_own_results() -> None:
     found = index.rank(BANK[0].stem, ("single",), 2, exclude=(0,))
     assert BANK[0] not in [q for q, _ in found]
     assert len(found) == 2
+
+
+def test_remembered_few_shot_choices_follow_the_slice_text_and_stay_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    index = QuestionIndex(BANK)
+    about_seller = deed_slice("卖方需要缴纳的税费有增值税和个人所得税。")
+    first = index.few_shot(deed_slice(), "single", 3)
+    assert index.few_shot(deed_slice(), "single", 3) == first
+    # Same slice id, other text: chosen afresh, not the remembered choice for the first text.
+    assert index.few_shot(deed_slice(), "multi", 1)[0].id != "bank.xlsx:7"
+    assert index.few_shot(about_seller, "multi", 1)[0].id == "bank.xlsx:7"
+
+    monkeypatch.setattr("retrieval.index.FEW_SHOT_MEMO", 2)
+    for qtype in ("single", "multi", "judge"):
+        index.few_shot(deed_slice(), qtype, 1)
+    assert len(index._few_shot_memo) <= 2
