@@ -51,6 +51,7 @@ def test_examforge_config_chooses_the_file(tmp_path: Path):
         ("", {"EXAMFORGE_LLM_COLOUR": "blue"}, "EXAMFORGE_LLM_COLOUR: [llm] has no setting 'colour'"),
         ("", {"EXAMFORGE_NOPE_X": "1"}, "EXAMFORGE_NOPE_X: no section matches"),
         ('[telegram]\nmode = "carrier-pigeon"\n', {}, "setting telegram.mode"),
+        ("", {"EXAMFORGE_TELEGRAM_RATE_LIMIT": "-1"}, "setting telegram.rate_limit"),
         ("[graph\n", {}, "not valid TOML"),
         ('[retrieval]\nmastery_weights = { "精通" = 1 }\n', {}, "unknown mastery level"),
     ],
