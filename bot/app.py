@@ -74,7 +74,7 @@ async def open_services(application: Application) -> None:
     settings: Settings = application.bot_data["settings"]
     sources = load_checked_sources(settings)
     generation = await GenerationService.open(settings, sources=sources)
-    store = await Store.open(settings.storage.database)
+    store = await Store.open(settings.storage.database, synchronous=settings.storage.synchronous)
     application.bot_data[SERVICES_KEY] = Services(
         settings=settings,
         sources=sources,

@@ -63,6 +63,7 @@ class GraphSettings(_Section):
 
 class StorageSettings(_Section):
     database: Path = Path("var/examforge.sqlite")
+    synchronous: Literal["full", "normal"] = "full"
 
 
 class TelegramSettings(_Section):

@@ -20,12 +20,13 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from storage.errors import NotFoundError, SchemaError
 from storage.migrations import MIGRATIONS, Migration
 
 Clock = Callable[[], float]
+Synchronous = Literal["full", "normal"]
 Params = Sequence[Any]
 
 # How long a write waits for another process's write lock before giving up, and how often it retries.
@@ -72,7 +73,11 @@ class Database:
 
     @classmethod
     async def open(
-        cls, path: Path, clock: Clock = time.time, migrations: Sequence[Migration] = MIGRATIONS
+        cls,
+        path: Path,
+        clock: Clock = time.time,
+        migrations: Sequence[Migration] = MIGRATIONS,
+        synchronous: Synchronous = "full",
     ) -> Database:
         """Open (creating if needed) and migrate; a file this code cannot use fails here, not mid-quiz."""
         path = Path(path)
@@ -85,8 +90,9 @@ class Database:
             mode = await _pragma(conn, "journal_mode = WAL")
             if str(mode).lower() != "wal":
                 raise SchemaError(f"{path}: cannot switch the database to WAL mode (it stays {mode!r})")
-            # FULL: a committed answer survives a power cut, not only a crash of the bot.
-            await conn.execute("PRAGMA synchronous = FULL")
+            # FULL: a committed answer survives a power cut, not only a crash of the bot; NORMAL trades
+            # that for commits that do not wait for the disk ([storage] synchronous).
+            await conn.execute(f"PRAGMA synchronous = {synchronous.upper()}")
             await conn.execute("PRAGMA foreign_keys = ON")
             await _migrate(conn, path, migrations)
         except sqlite3.DatabaseError as exc:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from storage.attempts import AttemptRepository
 from storage.chats import ChatRepository
-from storage.db import Clock, Database
+from storage.db import Clock, Database, Synchronous
 from storage.deliveries import DeliveryRepository
 from storage.feedback import ReportRepository, VoteRepository
 from storage.questions import QuestionRepository
@@ -36,9 +36,11 @@ class Store:
         self.rounds = RoundRepository(db)
 
     @classmethod
-    async def open(cls, path: Path | str, clock: Clock = time.time) -> Store:
+    async def open(
+        cls, path: Path | str, clock: Clock = time.time, synchronous: Synchronous = "full"
+    ) -> Store:
         """Open and migrate the database; `clock` (Unix seconds) is injectable so tests can set the time."""
-        return cls(await Database.open(Path(path), clock))
+        return cls(await Database.open(Path(path), clock, synchronous=synchronous))
 
     async def close(self) -> None:
         await self.db.close()

@@ -96,6 +96,16 @@ async def test_wal_mode_is_on(store: Store, db_path: Path) -> None:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
+@pytest.mark.parametrize(("synchronous", "level"), [("full", 2), ("normal", 1)])
+async def test_commits_wait_for_the_disk_as_configured(db_path: Path, synchronous: str, level: int) -> None:
+    store = await Store.open(db_path, synchronous=synchronous)
+    try:
+        row = await store.db.fetch_one("PRAGMA synchronous")
+    finally:
+        await store.close()
+    assert row[0] == level
+
+
 async def test_foreign_keys_are_enforced(store: Store) -> None:
     world = await make_world(store)
     delivery = await deliver(store, world.version.id, world.chat_id, "poll-fk")
