@@ -128,7 +128,6 @@ class Played:
     tapped: float = 0.0
     pauses: list[float] = field(default_factory=list)
     first_poll: float | None = None
-    pressed_at: float = 0.0
     finished: bool = False
     answers: list[tuple[str, list[int]]] = field(default_factory=list)
     error: str | None = None
@@ -151,23 +150,23 @@ class Thinking:
 
 
 async def play(client: EmulatorClient, user: EmuUser, played: Played, thinking: Thinking) -> None:
-    pace = thinking.scenario
+    scenario = thinking.scenario
     try:
         await client.send_text(user, "/quiz")
         menu: ChatMessage = await client.next_message(user)
         for label in DIALOGUE:
-            played.tapped += await thinking.pause(pace.tap)
+            played.tapped += await thinking.pause(scenario.tap)
             await client.press(user, menu, label)
             menu = await client.wait_for_edit(menu)
-        played.tapped += await thinking.pause(pace.tap)
-        pressed = played.pressed_at = time.monotonic()
+        played.tapped += await thinking.pause(scenario.tap)
+        pressed = time.monotonic()
         await client.press(user, menu, ROUND_BUTTON)
         for number in range(ANSWERED):
             quiz = await client.wait_for_poll(user)
             assert quiz.poll is not None
             if number == 0:
                 played.first_poll = time.monotonic() - pressed
-            played.pauses.append(await thinking.pause(pace.answer))
+            played.pauses.append(await thinking.pause(scenario.answer))
             chosen = list(quiz.poll.correct_option_ids)
             await client.vote(user, quiz, chosen)
             played.answers.append((quiz.poll.id, chosen))
@@ -205,26 +204,26 @@ def _say(obj: dict[str, Any]) -> None:
     print(json.dumps(obj, ensure_ascii=False), flush=True)
 
 
-async def world(learners: int, pace: Scenario, latency: float) -> None:
+async def world(learners: int, scenario: Scenario, latency: float) -> None:
     """Announce the addresses, wait for "go", play every learner, report, then wait for the bot to have
     stopped before closing the emulator it polls."""
     model = ExamModel(calculators={"deed_tax": DEED_TAX_ARGS})
     async with (
         EmulatorServer() as emulator,
         FakeOpenAI(model, latency=latency, keep_alive=True) as server,
-        EmulatorClient(emulator.root_url, timeout=pace.deadline) as client,
+        EmulatorClient(emulator.root_url, timeout=scenario.deadline) as client,
     ):
         users = [await client.create_user(f"learner{number}") for number in range(learners)]
         _say({"base_url": emulator.base_url, "token": emulator.token, "model_url": server.base_url})
         if (await _line()).strip() != "go":
             return  # the benchmark process went away before the bot was up
-        played = [Played(u.id, joined=pace.joining * n / learners) for n, u in enumerate(users)]
+        played = [Played(u.id, joined=scenario.joining * n / learners) for n, u in enumerate(users)]
         started, cpu = time.monotonic(), time.process_time()
         tasks = [
-            asyncio.create_task(join_and_play(client, u, p, Thinking(pace, seed=n)))
+            asyncio.create_task(join_and_play(client, u, p, Thinking(scenario, seed=n)))
             for n, (u, p) in enumerate(zip(users, played, strict=True))
         ]
-        _, late = await asyncio.wait(tasks, timeout=pace.deadline)
+        _, late = await asyncio.wait(tasks, timeout=scenario.deadline)
         for task in late:
             task.cancel()
         await asyncio.gather(*late, return_exceptions=True)
