@@ -254,6 +254,9 @@ class FakeOpenAI:
             body = await http.json()
         except json.JSONDecodeError:
             return self._error_response(400, "request body is not JSON", None)
+        except ConnectionResetError:
+            # The client gave up mid-request (a generation cancelled by /stop or shutdown): nobody to answer.
+            return web.Response(status=499)
         exchange = Exchange(ChatRequest(body, dict(http.headers)))
         self.exchanges.append(exchange)
         reply = (
