@@ -104,6 +104,8 @@ async def close_services(application: Application) -> None:
     await asyncio.gather(*in_flight, return_exceptions=True)
     await found.generation.close()
     await found.store.close()
+    # What start-up froze may be garbage now; a process that runs the bot again (the tests) must collect it.
+    gc.unfreeze()
 
 
 @asynccontextmanager
