@@ -25,6 +25,9 @@ scenarios are played, each by a fresh bot:
   That asks more of the bot than one core gives (see its CPU row), so its latency is a queue, not the bot's
   overhead; it is reported as the bot's capacity (rounds a minute), without a latency target.
 
+Every scenario gives the bot one generation worker (`[graph] workers = 1`), as the README advises for a
+two-core server: questions are written on the second core while the bot's own process talks to Telegram.
+
 The model-bound ideal of a question is its model calls × the latency: what a learner would wait for with an
 infinitely fast bot and Telegram. The first poll is compared with the ideal of that learner's first question;
 the run's wall time with the latest-ending learner's ideal round: its own pauses plus whatever part of each
@@ -110,6 +113,7 @@ class Scenario:
     deadline: float  # whoever is not done by then is stopped and reported as unfinished
     judged: bool  # whether the first-poll target applies
     rate_limit: float = 0.0  # [telegram] rate_limit: 0 = none of the bot's own, as the emulator imposes none
+    workers: int = 1  # [graph] workers: one generation worker, as for a two-core server
 
 
 PACED = {"joining": 30.0, "tap": (1.0, 3.0), "answer": (8.0, 20.0), "deadline": 150.0}
@@ -375,6 +379,7 @@ class Measured:
     peak_model_calls: int
     bot_seconds: float
     cpu_seconds: float
+    worker_cpu_seconds: float | None
     world_cpu_seconds: float
 
 
@@ -382,6 +387,7 @@ def load_settings_for(folder: Path, info: dict[str, Any], scenario: Scenario) ->
     settings = bot_settings(folder, info["base_url"])
     settings.telegram.status_after = TelegramSettings().status_after  # production behaviour, not the tests'
     settings.telegram.rate_limit = scenario.rate_limit
+    settings.graph.workers = scenario.workers
     settings.llm = LLMSettings(
         provider="openai",
         base_url=info["model_url"],
@@ -417,6 +423,7 @@ class BotRun:
     report: dict[str, Any]
     seconds: float
     cpu_seconds: float
+    worker_cpu_seconds: float | None
     handler_errors: int
     logged_errors: int
 
@@ -428,11 +435,29 @@ async def bot_run(
         ledger.watch(application.bot_data[SERVICES_KEY].generation)
         assert application.updater is not None
         await application.updater.start_polling(poll_interval=0.0, timeout=5)
-        wall, cpu = time.monotonic(), time.process_time()
+        wall, cpu, workers = time.monotonic(), time.process_time(), worker_cpu()
         report = await world.play()
         wall, cpu = time.monotonic() - wall, time.process_time() - cpu
+        workers = None if workers is None or (now := worker_cpu()) is None else now - workers
         handled = application.bot_data["metrics"].registry.get_sample_value("examforge_errors_total")
-        return BotRun(report, wall, cpu, int(handled or 0), error_log.count)
+        return BotRun(report, wall, cpu, workers, int(handled or 0), error_log.count)
+
+
+def worker_cpu() -> float | None:
+    """CPU seconds used so far by this process's generation workers, from /proc (None where there is none)."""
+    proc, total = Path("/proc"), 0.0
+    if not proc.is_dir():
+        return None
+    for entry in proc.iterdir():
+        try:
+            if not entry.name.isdigit() or b"graph.worker" not in (entry / "cmdline").read_bytes():
+                continue
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile, or not ours to read
+        if int(fields[1]) == os.getpid():  # fields[1] is the parent's pid; utime and stime follow at 11, 12
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 async def measure(folder: Path, learners: int, scenario: Scenario, error_log: ErrorLog) -> Measured:
@@ -461,6 +486,7 @@ async def measure(folder: Path, learners: int, scenario: Scenario, error_log: Er
         peak_model_calls=int(report["peak_model_calls"]),
         bot_seconds=bot.seconds,
         cpu_seconds=bot.cpu_seconds,
+        worker_cpu_seconds=bot.worker_cpu_seconds,
         world_cpu_seconds=float(report["cpu"]),
     )
 
@@ -569,6 +595,15 @@ def rows(m: Measured, error_log: ErrorLog) -> list[Row]:
             f"{name}: bot process CPU while the learners played and settled (one core = 100%), per learner",
             f"{m.cpu_seconds:.1f} s in {m.bot_seconds:.1f} s ({m.cpu_seconds / m.bot_seconds:.0%}),"
             f" {m.cpu_seconds / count * 1000:.0f} ms",
+            "",
+            None,
+        ),
+        (
+            f"{name}: generation workers' CPU ({m.scenario.workers}) over the same span, per learner",
+            "none"
+            if not m.scenario.workers or m.worker_cpu_seconds is None
+            else f"{m.worker_cpu_seconds:.1f} s ({m.worker_cpu_seconds / m.bot_seconds:.0%}),"
+            f" {m.worker_cpu_seconds / count * 1000:.0f} ms",
             "",
             None,
         ),

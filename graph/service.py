@@ -8,7 +8,6 @@ import time
 import uuid
 import weakref
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from langgraph.types import Command
@@ -19,8 +18,10 @@ from graph.authors.base import Author
 from graph.build import build_graph
 from graph.checkpoint import close_checkpointer, open_checkpointer, prune_thread, purge_chat, thread_ids
 from graph.context import GenerationContext, KnowledgeIndex
+from graph.events import Progress, Result, UnknownQuestion
 from graph.schemas import GenerationRequest, Issue, Question, VerificationReport
 from graph.similarity import duplicate_scorer
+from graph.workers import GenerationWorkers
 from retrieval.index import QuestionIndex
 from retrieval.models import Slice
 from retrieval.sampler import SamplerState, SliceSampler
@@ -41,36 +42,6 @@ _FEEDBACK_ISSUES: dict[str, tuple[str, str, str]] = {
     "out_of_scope": ("out_of_scope", "minor", "超出考纲"),
     "other": ("human_feedback", "minor", "其他问题"),
 }
-
-
-class UnknownQuestion(LookupError):
-    """No finished generation is stored under that thread id."""
-
-
-@dataclass(frozen=True)
-class Progress:
-    thread_id: str
-    node: str
-    verdict: str
-    detail: str
-
-
-@dataclass
-class Result:
-    thread_id: str
-    outcome: Literal["passed", "flagged", "failed"]
-    question: Question | None
-    version: int | None
-    versions: list[dict[str, Any]]
-    trace: list[dict[str, str]]
-    failure: str = ""
-    usage: dict[str, int] = field(default_factory=dict)
-    calc_trace: list[dict[str, Any]] = field(default_factory=list)
-    seconds: float = 0.0
-
-    @property
-    def ok(self) -> bool:
-        return self.question is not None
 
 
 def feedback_issue(reason: FeedbackReason, comment: str = "") -> Issue:
@@ -106,6 +77,7 @@ class GenerationService:
             "max_reroutes": settings.graph.max_reroutes,
         }
         self._saver = None
+        self._workers: GenerationWorkers | None = None
         self._graph = build_graph()
         # One lock per thread, alive only while someone runs or waits on that thread.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -117,9 +89,19 @@ class GenerationService:
         service = cls(settings, sources, author or make_author(settings.llm), index)
         service._saver = open_checkpointer(settings.graph.checkpoint_db)
         service._graph = build_graph(service._saver)
+        if settings.graph.workers:
+            service._workers = GenerationWorkers(settings, settings.graph.workers)
+            try:
+                await service._workers.start()
+            except BaseException:
+                await service.close()
+                raise
         return service
 
     async def close(self) -> None:
+        if self._workers is not None:
+            await self._workers.close()
+            self._workers = None
         if self._saver is not None:
             close_checkpointer(self._saver)
             self._saver = None
@@ -178,6 +160,10 @@ class GenerationService:
             chapters = [tuple(c) for c in request.chapters] or None
             drawn = self.draw_slice(request.chat_id, chapters, request.calculation_only)
             request = request.model_copy(update={"slice_id": drawn.id})
+        if self._workers is not None:
+            async for event in self._workers.stream(request):
+                yield event
+            return
         initial = {
             "request": request.model_dump(),
             "limits": self.limits,
@@ -202,6 +188,10 @@ class GenerationService:
         self, thread_id: str, reason: FeedbackReason, comment: str = ""
     ) -> AsyncIterator[Progress | Result]:
         """Re-enter a finished thread at the critic with the human issue; the result is the next version."""
+        if self._workers is not None:
+            async for event in self._workers.revise(thread_id, reason, comment):
+                yield event
+            return
         snapshot = await self._graph.aget_state(self._config(thread_id))
         versions = snapshot.values.get("versions") if snapshot.values else None
         if not versions:

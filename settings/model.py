@@ -59,6 +59,7 @@ class GraphSettings(_Section):
     max_reroutes: int = Field(2, ge=0, le=20)
     checkpoint_db: Path = Path("var/checkpoints.sqlite")
     seed: int = 0
+    workers: int = Field(0, ge=0, le=32)
 
 
 class StorageSettings(_Section):

@@ -1,0 +1,99 @@
+"""Questions written in worker processes ([graph] workers): the same results as in the bot's own process,
+revisions, cancellation that reaches the worker, a worker that dies, and a whole round through the bot."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from graph.service import GenerationService, Progress, UnknownQuestion
+from graph.workers import WORKER_LOST
+from settings.model import DataSettings, GraphSettings, LLMSettings, Settings
+from tests.botharness import bot_running, world
+from tests.fakes.corpus import DEED_TAX_ARGS, TAXPAYER, write_corpus
+from tests.fakes.exam_model import ExamModel
+from tests.fakes.openai_server import FakeOpenAI
+from tests.test_bot_private import choose
+from tests.test_llm_loop import request_for
+
+KEY_ENV = "EXAMFORGE_TEST_LLM_KEY"
+SLOW_MODEL_S = 1.5
+
+
+@pytest.fixture
+async def slow_server() -> AsyncIterator[FakeOpenAI]:
+    async with FakeOpenAI(ExamModel(calculators={"deed_tax": DEED_TAX_ARGS}), latency=SLOW_MODEL_S) as fake:
+        yield fake
+
+
+@pytest.fixture
+async def service(
+    slow_server: FakeOpenAI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[GenerationService]:
+    """One worker writing with the model (the key reaches it through the environment it inherits)."""
+    monkeypatch.setenv(KEY_ENV, "sk-examforge-worker-test")
+    kb, bank = write_corpus(tmp_path / "data")
+    settings = Settings(
+        data=DataSettings(knowledge_base=kb, question_bank=bank),
+        llm=LLMSettings(
+            provider="openai", base_url=slow_server.base_url, model="fake-exam-writer", api_key_env=KEY_ENV
+        ),
+        graph=GraphSettings(checkpoint_db=tmp_path / "checkpoints.sqlite", workers=1),
+    )
+    opened = await GenerationService.open(settings)
+    yield opened
+    await opened.close()
+
+
+async def test_a_worker_writes_and_revises_like_the_bot_itself(service: GenerationService) -> None:
+    request = request_for(service, TAXPAYER)
+    result = await service.generate(request)
+    assert result.outcome == "passed" and result.version == 1
+    assert [t["node"] for t in result.trace] == ["router", "specialist", "writer", "critic", "done"]
+    assert result.question is not None and "契税的纳税人" in result.question.stem
+    revised = [event async for event in service.revise(result.thread_id, "stem_unclear")]
+    assert revised[-1].outcome == "passed" and revised[-1].version == 2
+    with pytest.raises(UnknownQuestion):
+        [event async for event in service.revise("1/never-written", "other")]
+
+
+async def test_a_question_dropped_by_the_bot_stops_costing_model_calls(
+    service: GenerationService, slow_server: FakeOpenAI
+) -> None:
+    events = service.stream(request_for(service, TAXPAYER))
+    assert isinstance(await anext(events), Progress)  # the router's decision; the draft call is under way
+    await asyncio.sleep(0.2)
+    await events.aclose()
+    await asyncio.sleep(SLOW_MODEL_S * 2)
+    assert len(slow_server.exchanges) == 1, "the worker cancelled the run: no review call followed the draft"
+
+
+async def test_a_worker_that_dies_fails_its_question_and_the_next_one_starts_it_again(
+    service: GenerationService,
+) -> None:
+    events = service.stream(request_for(service, TAXPAYER))
+    await anext(events)
+    service._workers.workers[0].process.kill()
+    last = [event async for event in events][-1]
+    assert last.outcome == "failed" and last.failure == WORKER_LOST and not last.ok
+    again = await service.generate(request_for(service, TAXPAYER))
+    assert again.outcome == "passed"
+
+
+async def test_a_round_through_the_bot_with_questions_written_by_workers(tmp_path: Path) -> None:
+    async with world(tmp_path) as (emulator, client, settings):
+        settings.graph.workers = 2
+        async with bot_running(emulator, settings):
+            learner = await client.create_user("Wendy")
+            await choose(client, learner, "mixed", count=5)
+            for _ in range(3):
+                quiz = await client.wait_for_poll(learner, timeout=30)
+                await client.vote(learner, quiz, list(quiz.poll.correct_option_ids))
+                feedback = await client.wait_for_text(learner, "解析", timeout=30)
+                assert "回答正确" in feedback.text
+            await client.send_text(learner, "/stop")
+            end = await client.wait_for_text(learner, "本轮结束", timeout=30)
+    assert "3/3" in end.text
