@@ -25,8 +25,8 @@ scenarios are played, each by a fresh bot:
   That asks more of the bot than one core gives (see its CPU row), so its latency is a queue, not the bot's
   overhead; it is reported as the bot's capacity (rounds a minute), without a latency target.
 
-Every scenario gives the bot one generation worker (`[graph] workers = 1`), as the README advises for a
-two-core server: questions are written on the second core while the bot's own process talks to Telegram.
+Every scenario gives the bot two generation workers (`[graph] workers = 2`), one per core as the README
+advises: questions are written beside the bot's own process, which keeps talking to Telegram.
 
 The model-bound ideal of a question is its model calls × the latency: what a learner would wait for with an
 infinitely fast bot and Telegram. The first poll is compared with the ideal of that learner's first question;
@@ -113,7 +113,7 @@ class Scenario:
     deadline: float  # whoever is not done by then is stopped and reported as unfinished
     judged: bool  # whether the first-poll target applies
     rate_limit: float = 0.0  # [telegram] rate_limit: 0 = none of the bot's own, as the emulator imposes none
-    workers: int = 1  # [graph] workers: one generation worker, as for a two-core server
+    workers: int = 2  # [graph] workers: one generation worker per core, as the README advises
 
 
 PACED = {"joining": 30.0, "tap": (1.0, 3.0), "answer": (8.0, 20.0), "deadline": 150.0}

@@ -90,7 +90,12 @@ class WorkerProcess:
 
     async def run(self, job: int, message: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
         """Send the job and yield its messages until the last; a consumer that stops early cancels it."""
-        await self.ensure_started()
+        try:
+            await self.ensure_started()
+        except (OSError, RuntimeError, TimeoutError) as exc:
+            log.error("generation worker %d could not be started: %s", self.number, exc)
+            yield {"failed": WORKER_LOST}
+            return
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.jobs[job] = queue
         finished = False

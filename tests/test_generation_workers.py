@@ -97,3 +97,17 @@ async def test_a_round_through_the_bot_with_questions_written_by_workers(tmp_pat
             await client.send_text(learner, "/stop")
             end = await client.wait_for_text(learner, "本轮结束", timeout=30)
     assert "3/3" in end.text
+
+
+async def test_a_worker_that_cannot_start_again_fails_the_question_instead_of_the_bot(
+    service: GenerationService, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the checkpoint folder should be")
+    worker = service._workers.workers[0]
+    graph = worker.settings.graph.model_copy(update={"checkpoint_db": blocker / "checkpoints.sqlite"})
+    worker.settings = worker.settings.model_copy(update={"graph": graph})
+    worker.process.kill()
+    await worker.process.wait()
+    result = await service.generate(request_for(service, TAXPAYER))
+    assert result.outcome == "failed" and result.failure == WORKER_LOST
