@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import signal
 import sys
 from collections.abc import AsyncIterator
 from typing import Any
@@ -82,5 +83,8 @@ async def serve() -> None:
 
 
 if __name__ == "__main__":
+    # Ctrl-C in a terminal reaches the whole process group; the bot decides when its workers stop (it closes
+    # their standard input), so the interrupt is the bot's alone.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="worker %(levelname)s %(message)s")
     asyncio.run(serve())
