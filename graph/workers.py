@@ -76,7 +76,11 @@ class WorkerProcess:
     async def _read(self, process: asyncio.subprocess.Process) -> None:
         assert process.stdout is not None
         while line := await process.stdout.readline():
-            message = json.loads(line)
+            try:
+                message = json.loads(line)
+            except json.JSONDecodeError:
+                log.error("generation worker %d wrote a non-protocol line: %.200r", self.number, line)
+                continue
             queue = self.jobs.get(message.get("job"))
             if queue is not None:
                 queue.put_nowait(message)
