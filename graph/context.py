@@ -12,6 +12,7 @@ from typing import Any
 
 from graph.authors.base import Author
 from graph.schemas import Question
+from retrieval.facts import FactBase
 from retrieval.models import MotherQuestion, Slice
 
 
@@ -58,3 +59,4 @@ class GenerationContext:
     few_shot_k: int = 3
     duplicate_threshold: float = 0.9
     questions_by_id: dict[str, MotherQuestion] = field(default_factory=dict)
+    facts: FactBase = field(default_factory=lambda: FactBase(()))

@@ -49,6 +49,9 @@ class Draft(BaseModel):
     answer: str = Field(description="正确答案字母，如 C 或 ABD；判断题 A=正确 B=错误")
     explanation: str = Field(description="三段式解析：教材依据：… 试题分析：… 结论：…")
     difficulty: float = Field(0.5, ge=0, le=1, description="难度 0–1")
+    sources: list[str] = Field(
+        default_factory=list, description="题目所依据的教材原句（逐字摘自知识点原文），至少一句"
+    )
 
 
 class Question(BaseModel):
@@ -66,6 +69,9 @@ class Question(BaseModel):
     slice_path: str = ""
     chapter: list[str] = Field(default_factory=list)
     calculation: Calculation | None = None
+    sources: list[str] = Field(default_factory=list)
+    fact_ids: list[str] = Field(default_factory=list)
+    evidence: list[str] = Field(default_factory=list)
 
     @property
     def answer_text(self) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from graph.schemas import Calculation, Draft, Issue, Mode, Question, QuestionType, VerificationReport
+from retrieval.facts import FactBase
 from retrieval.models import MotherQuestion, Slice
 
 
@@ -36,6 +37,8 @@ class Task:
     examples: list[MotherQuestion] = field(default_factory=list)
     neighbours: list[Slice] = field(default_factory=list)
     report: VerificationReport | None = None
+    facts: FactBase = field(default_factory=lambda: FactBase(()))
+    asked: frozenset[str] = frozenset()  # fact ids and stems this chat was asked recently
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,7 @@ class Authored:
     qtype: QuestionType
     calculation: Calculation | None = None
     usage: dict[str, int] = field(default_factory=dict)
+    fact_ids: list[str] = field(default_factory=list)
 
 
 @dataclass

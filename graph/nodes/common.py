@@ -26,6 +26,7 @@ def build_task(state: GenerationState, ctx: GenerationContext) -> Task:
         examples=examples,
         neighbours=ctx.knowledge.neighbours(slice_),
         report=report,
+        facts=ctx.facts,
     )
 
 

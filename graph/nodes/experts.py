@@ -20,6 +20,7 @@ def _authored(result: Authored) -> dict[str, Any]:
             "draft": result.draft.model_dump(),
             "qtype": result.qtype,
             "calculation": result.calculation.model_dump() if result.calculation else None,
+            "fact_ids": result.fact_ids,
         },
         "failure": "",
         "unavailable": False,

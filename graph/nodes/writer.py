@@ -10,6 +10,7 @@ from langgraph.runtime import Runtime
 from graph.context import GenerationContext
 from graph.format import (
     JUDGE_OPTIONS,
+    clean_text,
     compose_explanation,
     conclusion_letters,
     explanation_parts,
@@ -54,6 +55,8 @@ def write_question(authored: dict[str, Any], slice_: Slice, mode: str) -> Questi
         slice_path=slice_.path_text,
         chapter=list(slice_.chapter),
         calculation=Calculation.model_validate(calculation) if calculation else None,
+        sources=[clean_text(s) for s in draft.sources if s.strip()],
+        fact_ids=list(authored.get("fact_ids") or []),
     )
 
 
