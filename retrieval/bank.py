@@ -121,7 +121,7 @@ class _Importer:
         self.result = result
         self.log = log
         self.option_columns = option_columns
-        self.stem_rows: dict[str, int] = {}
+        self.stem_rows: dict[str, tuple[int, tuple[str, ...], str]] = {}
         self.ids: set[str] = set()
 
     def run(self, rows: list[_Row]) -> None:
@@ -174,9 +174,7 @@ class _Importer:
                 self.log.add(sub.number, exc.field, exc.reason)
 
     def _question(self, row: _Row, case_text: str | None) -> None:
-        marker = row.marker()
-        if marker is not None and case_text is None:
-            self.log.add(row.number, STEM, f"{marker[1]} marker but no case stem above it", "warning")
+        marker = row.marker()  # outside a case it is only the field's type label: 【单选题】下列…
         stem = normalize_blank(row.text(STEM)[marker.end() if marker else 0 :])
         if not stem:
             raise RowError(STEM, "empty stem")
@@ -184,7 +182,14 @@ class _Importer:
         qtype, options, answer = _classify(row.prefix, options, row.text(ANSWER))
         key = f"{case_text or ''}\n{stem}"
         if key in self.stem_rows:
-            raise RowError(STEM, f"duplicate stem: same as row {self.stem_rows[key]}")
+            first, first_options, first_answer = self.stem_rows[key]
+            if (first_options, first_answer) == (options, answer):
+                # Real banks repeat a question across papers: one question, not a fault.
+                self.log.add(
+                    row.number, STEM, f"same question as row {first} (another paper): kept once", "warning"
+                )
+                return
+            raise RowError(STEM, f"duplicate stem: same as row {first}, with other options or answer")
         point, mastery = parse_point(row.text(POINT))
         question = MotherQuestion(
             id=stable_id("q", key, self.ids),
@@ -203,7 +208,7 @@ class _Importer:
             case_text=case_text,
             source=f"{self.log.file}:{row.number}",
         )
-        self.stem_rows[key] = row.number
+        self.stem_rows[key] = (row.number, options, answer)
         self.result.questions.append(question)
         calc = self._calc_check(row)
         if calc is not None:

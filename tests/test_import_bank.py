@@ -171,7 +171,25 @@ def test_bad_rows_are_skipped_and_their_neighbours_kept(tmp_path: Path) -> None:
     assert reasons[3] == "empty answer"
     assert reasons[5] == "answer letter D is beyond the 3 options"
     assert reasons[8] == "same text as 选项1"
-    assert reasons[9] == "duplicate stem: same as row 2"
+    assert reasons[9] == "duplicate stem: same as row 2, with other options or answer"
+
+
+def test_a_question_repeated_in_another_paper_is_kept_once_without_an_error(tmp_path: Path) -> None:
+    rows = [
+        bank_row("好题一（　）", FOUR, "A"),
+        bank_row("好题二（　）", FOUR, "B"),
+        bank_row("好题一（　）", FOUR, "A"),
+    ]
+    result = load_rows(tmp_path, rows)
+    assert [q.stem for q in result.questions] == ["好题一（　）", "好题二（　）"]
+    assert [(p.row, p.severity) for p in result.problems] == [(4, "warning")]
+    assert result.problems[0].reason == "same question as row 2 (another paper): kept once"
+
+
+def test_a_type_label_before_a_standalone_stem_is_dropped_quietly(tmp_path: Path) -> None:
+    result = load_rows(tmp_path, [bank_row("【单选题】下列属于甲类的是（　）", FOUR, "A")])
+    assert [q.stem for q in result.questions] == ["下列属于甲类的是（　）"]
+    assert result.problems == []
 
 
 def test_gap_between_options_is_refused(tmp_path: Path) -> None:
