@@ -165,8 +165,10 @@ def find_quantities(text: str) -> list[Quantity]:
             found.append(Quantity(YEARS, whole + Decimal("0.5"), match.start(), match.end(), bound))
             taken.update(range(match.start(), match.end()))
     for match in _FACTOR.finditer(masked):
-        found.append(Quantity(TIMES, Decimal(match["num"]), match.start(), match.end()))
-        taken.update(range(match.start(), match.end()))
+        factor = parse_number(match["num"])
+        if factor is not None:  # "60×1,560×1%" is arithmetic, not a multiple
+            found.append(Quantity(TIMES, factor, match.start(), match.end()))
+            taken.update(range(match.start(), match.end()))
     for match in _QUANTITY.finditer(masked):
         if match.start("num") in taken:
             continue

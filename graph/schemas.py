@@ -144,6 +144,7 @@ class GenerationRequest(BaseModel):
     calculation_only: bool = False
     slice_id: str | None = None
     seed: int = 0
+    visit: int = Field(0, ge=0, description="how often this chat met the slice before: picks another fact")
 
     @property
     def thread_id(self) -> str:

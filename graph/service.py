@@ -7,7 +7,9 @@ import asyncio
 import time
 import uuid
 import weakref
+import zlib
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import Any, Literal
 
 from langgraph.types import Command
@@ -22,6 +24,8 @@ from graph.events import Progress, Result, UnknownQuestion
 from graph.schemas import GenerationRequest, Issue, Question, VerificationReport
 from graph.similarity import duplicate_scorer
 from graph.workers import GenerationWorkers
+from retrieval.compiler import compile_kb
+from retrieval.facts import FactBase
 from retrieval.index import QuestionIndex
 from retrieval.models import Slice
 from retrieval.sampler import SamplerState, SliceSampler
@@ -53,6 +57,12 @@ def feedback_issue(reason: FeedbackReason, comment: str = "") -> Issue:
     return Issue(type=kind, severity=severity, detail=detail, source="human")
 
 
+def question_seed(seed: int, chat_id: int, draws: int) -> int:
+    """Each question of each chat its own seed (people, figures, fact order), reproducible from the
+    configured seed: the same chat history gives the same questions, two chats do not start alike."""
+    return zlib.crc32(f"{seed}/{chat_id}/{draws}".encode())
+
+
 class GenerationService:
     def __init__(self, settings: Settings, sources: Sources, author: Author, index: QuestionIndex) -> None:
         self.settings = settings
@@ -60,6 +70,7 @@ class GenerationService:
         self.author = author
         self.index = index
         self.knowledge = KnowledgeIndex(list(sources.slices))
+        self.facts = compile_kb(sources.slices, cache_dir=settings.data.facts_cache)
         self.sampler = SliceSampler(sources.slices, settings.retrieval.mastery_weights, settings.graph.seed)
         self.context = GenerationContext(
             knowledge=self.knowledge,
@@ -67,10 +78,11 @@ class GenerationService:
             duplicate_score=duplicate_scorer(index),
             author=author,
             run_calculator=calc.run,
-            calculators_for=_calculators_for,
+            calculators_for=partial(_calculators_for, facts=self.facts),
             few_shot_k=settings.retrieval.few_shot_k,
             duplicate_threshold=settings.retrieval.duplicate_threshold,
             questions_by_id={q.id: q for q in sources.questions},
+            facts=self.facts,
         )
         self.limits = {
             "max_critic_failures": settings.graph.max_critic_failures,
@@ -122,13 +134,17 @@ class GenerationService:
 
         `sampler_state` is the chat's stored history; it is advanced in place so the caller can store it back.
         """
+        key = str(chat_id)
         if sampler_state is not None:
-            self.sampler.states[str(chat_id)] = sampler_state
+            self.sampler.states[key] = sampler_state
         try:
             slice_ = self.draw_slice(chat_id, chapters, calculation_only)
+            state = self.sampler.states[key]
+            visit = state.visits.get(slice_.id, 1) - 1
+            draws = state.draws
         finally:
             if sampler_state is not None:
-                del self.sampler.states[str(chat_id)]  # the caller stores it; no copy kept per chat
+                del self.sampler.states[key]  # the caller stores it; no copy kept per chat
         return GenerationRequest(
             chat_id=chat_id,
             question_id=uuid.uuid4().hex[:12],
@@ -137,7 +153,8 @@ class GenerationService:
             chapters=[list(c) for c in chapters or []],
             calculation_only=calculation_only,
             slice_id=slice_.id,
-            seed=self.settings.graph.seed,
+            seed=question_seed(self.settings.graph.seed, chat_id, draws),
+            visit=visit,
         )
 
     def draw_slice(
@@ -282,6 +299,10 @@ async def _last_result(events: AsyncIterator[Progress | Result]) -> Result:
     return last
 
 
-def _calculators_for(slice_: Slice) -> list[str]:
-    """Calculators the slice's own worked examples use; a model author may also pick any registered one."""
-    return [e.calculator for e in slice_.calc_examples if e.calculator in calc.REGISTRY]
+def _calculators_for(slice_: Slice, facts: FactBase) -> list[str]:
+    """Calculators that reproduce the slice's own worked examples (given as calc_examples, or read from its
+    prose by the compiler); a model author may also pick any registered one."""
+    found = [e.calculator for e in slice_.calc_examples] + [
+        f.calculator for f in facts.of_slice(slice_.id, "example")
+    ]
+    return [name for name in dict.fromkeys(found) if name in calc.REGISTRY]

@@ -18,6 +18,7 @@ class _Section(BaseModel):
 class DataSettings(_Section):
     knowledge_base: Path = Path("data/knowledge_base.jsonl")
     question_bank: Path = Path("data/question_bank.xlsx")
+    facts_cache: Path = Path("var/facts")
 
 
 class RetrievalSettings(_Section):

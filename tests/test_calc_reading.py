@@ -291,3 +291,8 @@ def test_the_bank_calculation_stems_give_back_their_own_arguments(sample_sources
     assert wrong == []
     assert ambiguous == []
     assert recovered >= 0.95 * len(checks)
+
+
+def test_an_example_written_as_arithmetic_is_read_without_raising() -> None:
+    reading = read_arguments("land_grant_fee_public_housing", "土地出让金=60×1,560×1%=936（元）")
+    assert "price" not in reading.args

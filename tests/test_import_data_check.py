@@ -60,7 +60,8 @@ def test_json_summary_has_the_documented_shape(
     kb, bank = files
     assert main(["data", "check", "--kb", str(kb), "--bank", str(bank), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"kb", "bank", "problems"}
+    assert set(data) == {"kb", "facts", "bank", "problems"}
+    assert data["facts"]["total"] == sum(data["facts"]["per_kind"].values()) > 0
     assert data["kb"] == {"slices": 2, "chapters": 2}
     assert data["bank"] == {"questions": 4, "by_type": {"single": 2, "multi": 1, "judge": 1}, "case_stems": 1}
     located = [(Path(p["file"]).name, p["row"], p["field"]) for p in data["problems"]]
@@ -80,6 +81,36 @@ def test_text_report_shows_chapters_types_and_problem_lines(
     assert "\nbank.xlsx:7: 正确答案: empty answer\n" in out
     assert "\nkb.jsonl:3: 完整路径: no ' > ' levels in '没有层级的路径'" in out
     assert "1 case stem(s)" in out
+    assert "\nfacts: " in out and "per slice" in out
+
+
+def test_a_prose_knowledge_base_reports_facts_per_kind_and_names_slices_without_any(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    rows = [
+        {
+            "完整路径": "第一篇  基础 > 第一章  登记 > 第一节  类型 > 一、登记的类型",
+            "掌握程度": "掌握",
+            "结构化内容": {
+                "context_before": "不动产登记分为：首次登记、变更登记、转移登记和注销登记。",
+                "context_after": "申请人应当提交身份证明。",
+                "key_params": [],
+                "rules": [],
+            },
+        },
+        {
+            "完整路径": "第一篇  基础 > 第一章  登记 > 第一节  类型 > 二、小结",
+            "掌握程度": "了解",
+            "核心内容": "略。",
+        },
+    ]
+    kb = write_jsonl(tmp_path / "kb.jsonl", rows)
+    bank = write_table(tmp_path / "bank.xlsx", BANK_HEADER, [bank_row("题（　）", ["甲", "乙", "丙", "丁"], "A")])
+    assert main(["data", "check", "--kb", str(kb), "--bank", str(bank), "--json"]) == 0
+    facts = json.loads(capsys.readouterr().out)["facts"]
+    assert facts["per_kind"]["enumeration"] == 1
+    assert facts["per_kind"]["modal"] == 1
+    assert facts["slices_without_facts"] == ["第一篇 基础 > 第一章 登记 > 第一节 类型 > 二、小结"]
 
 
 @pytest.mark.parametrize("broken", ["kb", "bank"])

@@ -137,3 +137,23 @@ def test_malformed_saved_state_is_rejected_with_the_field() -> None:
         SamplerState.from_dict({"used": "kb:1", "draws": 1})
     with pytest.raises(ValueError, match="'draws'"):
         SamplerState.from_dict({"used": [], "draws": -1})
+    with pytest.raises(ValueError, match="'visits'"):
+        SamplerState.from_dict({"used": [], "draws": 0, "visits": {"kb:1": -1}})
+
+
+def test_a_slice_met_again_counts_its_visits_across_cycles_and_restarts() -> None:
+    sampler = SliceSampler(SLICES, WEIGHTS, seed=2)
+    loan = {LOAN}
+    for _ in range(3):  # one whole cycle of the three loan slices
+        sampler.draw("chat", loan)
+    assert sampler.states["chat"].visits == {s.id: 1 for s in SLICES if s.chapter == LOAN}
+    saved = json.loads(json.dumps(sampler.states["chat"].to_dict()))
+    restarted = SliceSampler(SLICES, WEIGHTS, seed=2)
+    restarted.states["chat"] = SamplerState.from_dict(saved)
+    again = restarted.draw("chat", loan)
+    assert restarted.states["chat"].visits[again.id] == 2
+
+
+def test_a_state_saved_before_visits_were_counted_still_loads() -> None:
+    state = SamplerState.from_dict({"used": ["kb:1"], "draws": 1})
+    assert state.visits == {}

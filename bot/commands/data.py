@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from retrieval.compiler import CompileSummary, compile_kb, summarise
 from retrieval.models import QUESTION_TYPES, QuestionType
 from retrieval.sources import Sources, display_name, load_sources
 from settings import Settings
@@ -32,10 +33,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     kb_path = args.kb or settings.data.knowledge_base
     bank_path = args.bank or settings.data.question_bank
     sources = load_sources(kb_path, bank_path)
+    compiled = summarise(compile_kb(sources.slices, cache_dir=settings.data.facts_cache), sources.slices)
     if args.json:
-        print(json.dumps(summary(sources), ensure_ascii=False, indent=2))
+        print(json.dumps(summary(sources, compiled), ensure_ascii=False, indent=2))
     else:
-        print(report(sources, display_name(Path(kb_path)), display_name(Path(bank_path))))
+        print(report(sources, compiled, display_name(Path(kb_path)), display_name(Path(bank_path))))
     return 1 if sources.fatal else 0
 
 
@@ -43,9 +45,15 @@ def _by_type(counts: Counter[QuestionType]) -> dict[str, int]:
     return {qtype: counts.get(qtype, 0) for qtype in QUESTION_TYPES}
 
 
-def summary(sources: Sources) -> dict[str, Any]:
+def summary(sources: Sources, compiled: CompileSummary) -> dict[str, Any]:
     return {
         "kb": {"slices": len(sources.slices), "chapters": len(sources.tree.chapters)},
+        "facts": {
+            "total": compiled.facts,
+            "per_kind": compiled.per_kind,
+            "slices_without_facts": [path for _, path in compiled.without_facts],
+            "slices_with_statements_only": [path for _, path in compiled.statements_only],
+        },
         "bank": {
             "questions": len(sources.questions),
             "by_type": _by_type(Counter(q.qtype for q in sources.questions)),
@@ -75,8 +83,18 @@ def _count_row(label: str, slices: int | str, calc: str, counts: Counter[Questio
     return [label, str(slices), calc, *(str(n) for n in _by_type(counts).values())]
 
 
-def report(sources: Sources, kb_name: str, bank_name: str) -> str:
-    data = summary(sources)
+def _facts_line(compiled: CompileSummary) -> str:
+    """What questions can be written from: the compiled facts per kind, per slice."""
+    kinds = ", ".join(f"{kind} {n}" for kind, n in compiled.per_kind.items() if n)
+    per_slice = compiled.facts / compiled.slices if compiled.slices else 0
+    return (
+        f"facts: {compiled.facts} ({kinds}); {per_slice:.1f} per slice; "
+        f"{compiled.typed_share:.0%} of slices have facts a question can be written from"
+    )
+
+
+def report(sources: Sources, compiled: CompileSummary, kb_name: str, bank_name: str) -> str:
+    data = summary(sources, compiled)
     by_type = ", ".join(f"{t} {n}" for t, n in data["bank"]["by_type"].items())
     lines = [
         f"knowledge base  {kb_name} ({sources.kb_format or 'unread'}): "
@@ -102,11 +120,10 @@ def report(sources: Sources, kb_name: str, bank_name: str) -> str:
     counted = ", ".join(f"{severities[s]} {s}(s)" for s in ("fatal", "error", "warning") if severities[s])
     lines += ["", f"problems: {counted or 'none'}"]
     lines += [str(p) for p in sources.problems]
-    bare = sum(1 for s in sources.slices if not s.rules and not s.key_params)
-    if bare:
-        lines += [
-            "",
-            f"note: {bare} slice(s) have no rules or key_params: the offline author cannot write questions "
-            "from them (a model author can, from their text)",
-        ]
+    lines += ["", _facts_line(compiled)]
+    for label, listed in (
+        ("no facts", compiled.without_facts),
+        ("only plain statements", compiled.statements_only),
+    ):
+        lines += [f"  {label}: {path}" for _, path in listed]
     return "\n".join(lines)

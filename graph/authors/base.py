@@ -38,7 +38,7 @@ class Task:
     neighbours: list[Slice] = field(default_factory=list)
     report: VerificationReport | None = None
     facts: FactBase = field(default_factory=lambda: FactBase(()))
-    asked: frozenset[str] = frozenset()  # fact ids and stems this chat was asked recently
+    visit: int = 0  # how often the chat met this slice before: the author asks another of its facts
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,7 @@ class Authored:
     calculation: Calculation | None = None
     usage: dict[str, int] = field(default_factory=dict)
     fact_ids: list[str] = field(default_factory=list)
+    slice_id: str | None = None  # set when the question was written from a neighbouring slice
 
 
 @dataclass

@@ -43,6 +43,17 @@ def material(slice_: Slice) -> str:
     return "\n".join(part for part in parts if part)
 
 
+def facts_text(task: Task, limit: int = 12) -> tuple[str, str]:
+    """The slice's compiled facts (kind and source sentence) and the shapes those kinds are asked in."""
+    facts = task.facts.of_slice(task.slice.id)[:limit]
+    if not facts:
+        return "（无）", ""
+    listed = "\n".join(f"- [{f.kind}] {f.source}" for f in facts)
+    kinds = dict.fromkeys(f.kind for f in facts)
+    shape = "\n".join(prompts.FACT_SHAPES[kind] for kind in kinds if kind in prompts.FACT_SHAPES)
+    return listed, shape
+
+
 def _example_text(examples: list[MotherQuestion]) -> str:
     if not examples:
         return "（无）"
@@ -155,8 +166,11 @@ class LLMAuthor:
         previous = ""
         if task.report and task.report.issues:
             previous = prompts.PREVIOUS_REPORT.format(issues=_issues_text(task.report.issues))
+        facts, shape = facts_text(task)
         return prompts.DRAFT.format(
             type_name=_TYPE_NAMES[task.qtype],
+            facts=facts,
+            shape=shape,
             type_rule=prompts.TYPE_RULES[task.qtype],
             mode_rule=prompts.MODE_RULES[task.mode],
             path=task.slice.path_text,

@@ -27,6 +27,7 @@ def build_task(state: GenerationState, ctx: GenerationContext) -> Task:
         neighbours=ctx.knowledge.neighbours(slice_),
         report=report,
         facts=ctx.facts,
+        visit=request.visit,
     )
 
 

@@ -15,7 +15,8 @@ from graph.state import GenerationState, add_usage
 
 
 def _authored(result: Authored) -> dict[str, Any]:
-    return {
+    moved = {"slice_id": result.slice_id} if result.slice_id else {}
+    return moved | {
         "authored": {
             "draft": result.draft.model_dump(),
             "qtype": result.qtype,

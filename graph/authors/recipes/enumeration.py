@@ -1,0 +1,271 @@
+"""Enumeration → "which of these belong to the head" questions. The list's items are the correct options; the
+distractors are items of a sibling list of the same kind (配偶 / 子女 / 父母 against 兄弟姐妹 / 祖父母 of the
+second order), never other items of the same list, so every option is one fact and each wrong one has a
+reason the explanation can name: it belongs to the other list.
+
+灵活 mode needs a real case, which an arbitrary list cannot give: only a list of things people do
+("承购、承租自己提供经纪服务的房屋") becomes a case ("刘某承购…，刘某的这一行为属于…"); otherwise the recipe
+declines.
+"""
+
+from __future__ import annotations
+
+import re
+
+from graph.authors import scenes
+from graph.authors.recipes import options as O
+from graph.authors.recipes.base import Brief, Written
+from graph.schemas import QuestionType
+from retrieval.facts import Fact, FactKind
+
+# Heads "P的N" read as "下列N中，P的有" ("下列情形中，需要注销网签的有"): N a kind of item, P a predicate.
+_ITEM_NOUNS = (
+    "情形", "情况", "材料", "文件", "资料", "证件", "证明", "行为", "人员", "费用", "税费", "事项", "条件",
+    "内容", "主体", "房屋", "住房", "义务", "权利", "职责", "措施",
+)  # fmt: skip
+_PREDICATE = re.compile(rf"^(.{{4,}}?)的({'|'.join(_ITEM_NOUNS)})$")
+_PREDICATE_MARKS = "应需可不须得要能"
+_CLASSIFIED = re.compile(r"^按(?:照)?(.{2,15}?)划分的(.{2,10})$")
+_NEGATIONS = "不未无非禁"
+# Heads of lists of conduct: only their items can be told as what a person did.
+_CONDUCT = ("行为", "做法")
+_ITEM_SPREAD = 6  # the longest item at most this many times the shortest: items of one list are parallel
+_LENGTH_RATIO = 3  # two lists of one kind: mean item lengths within this factor
+_JUDGE_ITEM_MAX = 10
+_LEAD_MAX = 40
+
+
+def _items(fact: Fact) -> list[str]:
+    items = O.distinct(O.clean_item(i) for i in fact.items)
+    return [
+        i
+        for i in items
+        if 2 <= len(i) <= O.OPTION_MAX and not re.search(r"[，,；;]", i) and i[0] not in "指是由否"
+    ]
+
+
+def _usable(fact: Fact) -> bool:
+    items = _items(fact)
+    if len(items) < 2 or len(items) * 2 < len(fact.items):
+        return False
+    lengths = [len(i) for i in items]
+    head = _CLASSIFIED.match(fact.subject)
+    return max(lengths) <= _ITEM_SPREAD * min(lengths) and (head is not None or O.is_name(fact.subject))
+
+
+def _acts(items: list[str]) -> bool:
+    return sum(O.act_of(i) is not None for i in items) * 2 > len(items)
+
+
+def _same_kind(fact: Fact, other: Fact) -> bool:
+    """Whether another list's items could pass for this list's: of the same form (things or acts, of a
+    like length) and told in the same sentence or knowledge point, under a head of the same ending
+    ("第一顺序继承人" / "第二顺序继承人"), or both classifications of one chapter (by structure / by layout:
+    mixing the criteria is the field's own trap). Items of an unrelated topic ("钢结构" among the parts of
+    a floor area, an act among relatives) are eliminated at sight."""
+    mine, theirs = _items(fact), _items(other)
+    ratio = (sum(map(len, mine)) / len(mine)) / (sum(map(len, theirs)) / len(theirs))
+    if _acts(mine) != _acts(theirs) or not 1 / _LENGTH_RATIO <= ratio <= _LENGTH_RATIO:
+        return False
+    if other.source == fact.source or other.slice_id == fact.slice_id:
+        return True
+    both_classified = _CLASSIFIED.match(fact.subject) and _CLASSIFIED.match(other.subject)
+    return bool(both_classified) or O.shared_ending(other.subject, fact.subject) >= 2
+
+
+def _nested(fact: Fact, other: Fact) -> bool:
+    """One list names the other's head among its items ("房地产经纪" is a 中介服务, and 居间 a kind of
+    房地产经纪): the other list's items may belong here after all."""
+    return any(O.key(i) in O.key(other.subject) for i in _items(fact)) or any(
+        O.key(i) in O.key(fact.subject) for i in _items(other)
+    )
+
+
+def _sibling_lists(fact: Fact, brief: Brief) -> list[Fact]:
+    """Sibling lists that can lend distractors, closest first. A list under the same or an enclosing head,
+    or with mostly the same items, is this list told again: its items may belong here and are never used."""
+    own = {O.key(item) for item in _items(fact)}
+    head = O.key(fact.subject)
+    kept = []
+    for other in O.nearby(fact, brief, "enumeration"):
+        other_head = O.key(other.subject)
+        if not other_head or not _usable(other) or other_head in head or head in other_head:
+            continue
+        theirs = {O.key(item) for item in _items(other)}
+        if len(theirs & own) * 2 >= len(theirs) or _nested(fact, other) or not _same_kind(fact, other):
+            continue
+        kept.append(other)
+    return sorted(
+        kept, key=lambda f: -(O.shared_ending(f.subject, fact.subject) + 2 * (f.source == fact.source))
+    )
+
+
+def _foreign(fact: Fact, brief: Brief) -> list[tuple[str, Fact]]:
+    """Items of the sibling lists, closest list first, preferring a length that sits beside this list's."""
+    own = {O.key(item) for item in _items(fact)}
+    seen: set[str] = set()
+    found = []
+    for other in _sibling_lists(fact, brief):
+        items = _items(other)
+        brief.rng.shuffle(items)
+        for item in items:
+            if O.key(item) not in own and O.key(item) not in seen:
+                seen.add(O.key(item))
+                found.append((item, other))
+    mine = _items(fact)
+    mean = sum(map(len, mine)) / len(mine)
+    return sorted(found, key=lambda pair: not mean / 2 <= len(pair[0]) <= 2 * mean + 2)
+
+
+def _why_in(item: str, fact: Fact) -> str:
+    return f"“{item}”属于{fact.subject}"
+
+
+def _why_out(item: str, owner: Fact, fact: Fact) -> str:
+    return f"“{item}”属于{owner.subject}，不属于{fact.subject}"
+
+
+def _lead(fact: Fact) -> str:
+    """A one-line reminder of the whole list, when it is short enough to read in the poll's explanation."""
+    items = _items(fact)
+    joined = "；".join(items) if any("、" in i for i in items) else "、".join(items)
+    return f"教材所列{fact.subject}为{joined}。" if len(joined) <= _LEAD_MAX else ""
+
+
+class Enumeration:
+    name = "enumeration"
+    kinds: tuple[FactKind, ...] = ("enumeration",)
+    qtypes: tuple[QuestionType, ...] = ("multi", "single", "judge")
+
+    def write(self, fact: Fact, brief: Brief) -> Written | None:
+        if fact.kind != "enumeration" or not _usable(fact):
+            return None
+        qtype = brief.task.qtype
+        if brief.task.mode == "flexible":
+            return self._case(fact, brief) if qtype == "judge" else None
+        if qtype == "multi":
+            return self._multi(fact, brief)
+        if qtype == "single":
+            return self._single(fact, brief)
+        if qtype == "judge":
+            return self._judge(fact, brief)
+        return None
+
+    def _frames(self, fact: Fact, many: bool) -> list[str]:
+        ending = "有" if many else "是"
+        classified = _CLASSIFIED.match(fact.subject)
+        if classified:
+            basis, whole = classified.groups()
+            frames = [f"按{basis}划分，下列各项中属于{whole}类型的{ending}（　）。"]
+            return [*frames, f"按{basis}划分，{whole}包括（　）。"] if many else frames
+        frames = [f"下列各项中，属于{fact.subject}的{ending}（　）。"]
+        parts = _PREDICATE.match(fact.subject)
+        if parts and any(mark in parts[1] for mark in _PREDICATE_MARKS):
+            frames.append(f"下列{parts[2]}中，{parts[1]}的{ending}（　）。")
+        if many:
+            frames.append(f"{fact.subject}包括（　）。")
+        return frames
+
+    def _build(
+        self,
+        fact: Fact,
+        brief: Brief,
+        stem: str,
+        counts: tuple[int, int],
+        qtype: QuestionType,
+        *,
+        ask_foreign: bool = False,
+    ) -> Written | None:
+        """`counts` items of the list and of sibling lists; the key is the listed items, or the foreign
+        one when the stem asks what does not belong."""
+        listed, foreign = counts
+        rng = brief.rng
+        correct = [item for item in _items(fact) if not O.in_stem(stem, [item])]
+        outsiders = [(item, owner) for item, owner in _foreign(fact, brief) if not O.in_stem(stem, [item])]
+        if len(correct) < listed or len(outsiders) < foreign:
+            return None
+        shown = rng.sample(correct, listed)
+        picked = outsiders[:foreign]
+        choices = [O.Option(item, not ask_foreign, _why_in(item, fact)) for item in shown]
+        choices += [O.Option(item, ask_foreign, _why_out(item, owner, fact)) for item, owner in picked]
+        return O.choice(
+            [fact.id],
+            qtype,
+            stem,
+            O.arrange(choices, rng),
+            [fact.source, *(owner.source for _, owner in picked)],
+            lead=_lead(fact),
+            difficulty=0.55 if qtype == "multi" else 0.45,
+        )
+
+    def _multi(self, fact: Fact, brief: Brief) -> Written | None:
+        rng = brief.rng
+        stem = rng.choice(self._frames(fact, many=True))
+        available = sum(not O.in_stem(stem, [i]) for i in _items(fact))
+        outsiders = len(_foreign(fact, brief))
+        if available < 2 or outsiders < 1:
+            return None
+        listed = rng.randint(2, min(4, available))
+        foreign = min(max(1, rng.choice((4, 5)) - listed), outsiders)
+        listed = max(listed, min(4 - foreign, available, 4))
+        if listed + foreign < 4:
+            return None
+        return self._build(fact, brief, stem, (listed, foreign), "multi")
+
+    def _single(self, fact: Fact, brief: Brief) -> Written | None:
+        rng = brief.rng
+        negated = any(ch in fact.subject for ch in _NEGATIONS) or _CLASSIFIED.match(fact.subject)
+        if not negated and len(_items(fact)) >= 3 and rng.random() < 0.4:
+            stem = f"下列各项中，不属于{fact.subject}的是（　）。"
+            written = self._build(fact, brief, stem, (3, 1), "single", ask_foreign=True)
+            if written is not None:
+                return written
+        outsiders = len(_foreign(fact, brief))
+        if outsiders < 2:
+            return None
+        stem = rng.choice(self._frames(fact, many=False))
+        return self._build(fact, brief, stem, (1, min(3, outsiders)), "single")
+
+    def _judge(self, fact: Fact, brief: Brief) -> Written | None:
+        """ "X属于{head}" for one item, or "{head}包括a、b和c" for three, one of them possibly foreign."""
+        rng = brief.rng
+        items = _items(fact)
+        outsiders = _foreign(fact, brief)
+        if not outsiders:
+            return None  # a list that can only be stated true teaches the learner to answer 正确
+        truth = rng.random() < 0.5
+        foreign, owner = outsiders[0] if not truth else ("", None)
+        short = [i for i in items if len(i) <= _JUDGE_ITEM_MAX]
+        if len(short) >= 3 and not _CLASSIFIED.match(fact.subject) and rng.random() < 0.5:
+            listed = rng.sample(short, 3) if truth else [*rng.sample(short, 2), foreign]
+            rng.shuffle(listed)
+            stem = f"{fact.subject}包括{'、'.join(listed[:-1])}和{listed[-1]}。（　）"
+            verdict = "题干所列各项均在其中。"
+        else:
+            item = rng.choice(items) if truth else foreign
+            stem = f"{item}属于{fact.subject}。（　）"
+            verdict = f"{_why_in(item, fact)}。"
+        analysis = _lead(fact) + (f"{_why_out(foreign, owner, fact)}。" if owner else verdict)
+        return O.judge([fact.id], stem, truth, analysis, [fact.source] + ([owner.source] if owner else []))
+
+    def _case(self, fact: Fact, brief: Brief) -> Written | None:
+        """A person doing one of the listed acts, or an act of a sibling list, and whether it belongs here."""
+        rng = brief.rng
+        inside: list[tuple[str, Fact | None]] = [(act, None) for i in _items(fact) if (act := O.act_of(i))]
+        outside = [(act, owner) for item, owner in _foreign(fact, brief) if (act := O.act_of(item))]
+        conduct = any(word in fact.subject for word in _CONDUCT)
+        if not conduct or not _acts(_items(fact)) or not inside:
+            return None
+        act, owner = rng.choice(outside if outside and rng.random() < 0.5 else inside)
+        name = scenes.plain_name(rng)
+        when = O.case_date(rng, fact.source)
+        stem = f"{when}，{name}{act}。{name}的这一行为属于{fact.subject}。（　）"
+        analysis = _lead(fact)
+        analysis += (
+            f"{_why_out(act, owner, fact)}。" if owner else f"{name}的行为即“{act}”，属于{fact.subject}。"
+        )
+        sources = [fact.source] + ([owner.source] if owner else [])
+        return O.judge([fact.id], stem, owner is None, analysis, sources, difficulty=0.4)
+
+
+RECIPE = Enumeration()

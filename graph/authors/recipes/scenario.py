@@ -1,0 +1,239 @@
+"""Modal rule → judge. 严谨: the textbook's rule as one sentence, true or with its modal turned into the
+opposite (应当 → 无需, 不得 → 可以). 灵活: the rule's condition told as a case — its parties named, a bounded
+figure made concrete — and a statement about what the named party must, may or must not do; a rule without
+a condition becomes a named party's act and whether it complies.
+
+Only the sentence's own words are used, so the recipe is subject-neutral: a rule whose condition names no
+party and no figure cannot be told as a case, and the recipe declines rather than paste a name before it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from graph.authors import scenes
+from graph.authors.recipes import options as O
+from graph.authors.recipes.base import Brief, Written
+from graph.authors.recipes.threshold import bounds, case_value, concrete
+from graph.schemas import QuestionType
+from retrieval.facts import Fact, FactKind
+
+# The modals as textbooks write them, longest first, with the canonical modal each stands for.
+_WRITTEN: tuple[tuple[str, str], ...] = (
+    ("不需要", "无需"),
+    ("不允许", "不得"),
+    ("应当", "应当"),
+    ("应该", "应当"),
+    ("必须", "必须"),
+    ("不得", "不得"),
+    ("禁止", "不得"),
+    ("不能", "不得"),
+    ("可以", "可以"),
+    ("无需", "无需"),
+    ("无须", "无需"),
+    ("不必", "无需"),
+    ("应", "应当"),
+    ("须", "必须"),
+)
+# What a statement says instead, so that it contradicts the rule in one natural word.
+_FLIPPED = {"应当": "无需", "必须": "无需", "不得": "可以", "可以": "不得", "无需": "应当"}
+_ADVERBS = "还也更都均仍亦"
+_NEGATIONS = ("不", "未", "无", "非", "没")
+_AUTHORITY = re.compile(
+    r"^(?:(?:按照|根据|依照|依据)?《[^》]*》[^，,]{0,12}?(?:规定|要求)?[，,：:]|[^，,。]{0,14}(?:规定|要求)[，,：:])"
+)
+_EXCEPTION = re.compile(r"^[，,]\s*(?:但|除外)|除外")
+# "不得从事的行为", "应当遵循的行为准则": a modal inside a noun phrase states no rule.
+_RELATIVE = re.compile(r"^[\u4e00-\u9fff]{1,4}的")
+_CLAUSE_MAX = 80
+_CONSEQUENCE_MAX = 40
+_CONDITION_ENDS = ("时", "后", "前", "起", "中")
+_CONNECTIVE = re.compile(r"^(?:因此|所以|因而|但是|但|而且|而|同时|此外|另外)[，,]?")
+# "应当由委托人协助的事宜和提供的资料": with nothing before it, a consequence ending in a noun is an item.
+_NOUN_PHRASE = re.compile(r"的[\u4e00-\u9fff]{1,6}$")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A modal rule as the source words it: what comes before its subject (the condition or context, with
+    its closing comma), who it binds, the modal as written and what it asks."""
+
+    lead: str
+    subject: str
+    written: str
+    modal: str
+    consequence: str
+
+    def sentence(self, modal_word: str | None = None) -> str:
+        return f"{self.lead}{self.subject}{modal_word or self.written}{self.consequence}"
+
+    @property
+    def condition(self) -> str:
+        """The lead when it is a condition ("…的，", "…时，"), without its closing 的; else empty."""
+        lead = self.lead.removesuffix("，")
+        if lead.endswith("的"):
+            return lead.removesuffix("的")
+        return lead if lead.endswith(_CONDITION_ENDS) else ""
+
+
+def _modal_before(text: str) -> tuple[str, str] | None:
+    return next(((w, m) for w, m in _WRITTEN if text.endswith(w)), None)
+
+
+def _has_modal(text: str) -> bool:
+    return any(written in text for written, _ in _WRITTEN)
+
+
+def rule_of(fact: Fact) -> Rule | None:
+    """The rule as the source states it: the clause that ends with the fact's consequence. None when the
+    source states it with an exception, as a noun phrase, or tangled with other rules."""
+    consequence = fact.consequence.strip()
+    at = fact.source.find(consequence)
+    if fact.kind != "modal" or at < 0 or not 2 <= len(consequence) <= _CONSEQUENCE_MAX:
+        return None
+    rest = re.split(r"[。；]", fact.source[at + len(consequence) :])[0]
+    if _RELATIVE.match(consequence) or _has_modal(consequence) or _EXCEPTION.search(rest):
+        return None
+    before = fact.source[:at]
+    found = _modal_before(before)
+    if found is None or found[1] != fact.modal:
+        return None
+    written, modal = found
+    start = max(before.rfind(mark) for mark in "。；！？：") + 1
+    head = _AUTHORITY.sub("", before[start : len(before) - len(written)].strip())
+    head = _CONNECTIVE.sub("", head)
+    head = head[:-1] if head and head[-1] in _ADVERBS else head
+    cut = head.rfind("，") + 1
+    lead, subject = head[:cut], head[cut:]
+    if _has_modal(subject) or len(subject) > 16 or _has_modal(lead.rpartition("的，")[2]):
+        return None
+    if not head and _NOUN_PHRASE.search(consequence):
+        return None
+    rule = Rule(lead, subject, written, modal, consequence)
+    return rule if len(rule.sentence()) <= _CLAUSE_MAX else None
+
+
+def _contradiction(rule: Rule) -> str | None:
+    """The opposite modal, unless it would stand before a negation ("无需不…")."""
+    flipped = _FLIPPED[rule.modal]
+    if flipped in ("无需", "不得") and rule.consequence.startswith(_NEGATIONS):
+        return None
+    return flipped
+
+
+@dataclass(frozen=True)
+class Told:
+    stem: str
+    truth: bool
+    analysis: str
+
+
+def strict_judge(rule: Rule, truth: bool) -> Told | None:
+    """The rule as written, or with the opposite modal."""
+    stated = f"按照规定，{rule.sentence()}。"
+    if truth:
+        return Told(f"{rule.sentence()}。（　）", True, f"{stated}题干的说法与规定一致。")
+    flipped = _contradiction(rule)
+    if flipped is None:
+        return None
+    claim = f"{rule.subject}{flipped}{rule.consequence}"
+    return Told(f"{rule.sentence(flipped)}。（　）", False, f"{stated}题干却称{claim}，与规定相反。")
+
+
+def _named(text: str, parties: dict[str, scenes.Party], introduced: set[str]) -> str:
+    """Every role word of `text` replaced by its party: introduced the first time, by name after."""
+
+    def swap(match: re.Match[str]) -> str:
+        party = parties[match.group()]
+        if party.role in introduced:
+            return party.name
+        introduced.add(party.role)
+        return party.intro
+
+    pattern = "|".join(re.escape(role) for role in sorted(parties, key=len, reverse=True))
+    return re.sub(pattern, swap, text) if pattern else text
+
+
+def _concrete_condition(condition: str, brief: Brief) -> tuple[str, bool]:
+    """The condition with its first bounded figure made one that meets it ("持有不满2年" → "持有1年")."""
+    found = bounds(condition)
+    value = case_value(found[0], meets=True) if found else None
+    if value is None:
+        return condition, False
+    return concrete(condition, found[0], value), True
+
+
+def flexible_judge(rule: Rule, truth: bool, brief: Brief) -> Told | None:
+    """The condition as a case about named parties, then what the rule makes of it; a rule that is nothing
+    but who must do what as a named person's act and whether it complies. Declines when nothing can be
+    made concrete: a case needs a person named in its condition, and a second party or a figure."""
+    if not rule.lead:
+        return _conduct(rule, truth, brief)
+    if not rule.condition:
+        return None
+    condition, figured = _concrete_condition(rule.condition, brief)
+    roles = scenes.roles_in(f"{condition}，{rule.subject}{rule.consequence}")
+    in_case = [role for role in scenes.roles_in(condition) if role not in scenes.ORGANISATIONS]
+    if not in_case or (len(roles) < 2 and not figured):
+        return None
+    modal = rule.written if truth else _contradiction(rule)
+    if modal is None:
+        return None
+    parties = scenes.cast(roles, brief.rng)
+    introduced: set[str] = set()
+    case = _named(condition, parties, introduced)
+    subject = _named(rule.subject, parties, introduced) if rule.subject else parties[roles[0]].name
+    consequence = _named(rule.consequence, parties, introduced)
+    then = "" if rule.condition.endswith(_CONDITION_ENDS) else "则"
+    stem = f"{case}，{then}{subject}{modal}{consequence}。（　）"
+    stated = f"按照规定，{rule.sentence()}。本案正属于这种情形，"
+    if truth:
+        return Told(stem, True, f"{stated}题干的说法正确。")
+    return Told(stem, False, f"{stated}{subject}{rule.written}{consequence}，题干的说法错误。")
+
+
+def _conduct(rule: Rule, truth: bool, brief: Brief) -> Told | None:
+    """ "经纪人员周某以个人名义收取费用，这一做法符合规定" for a rule that forbids it."""
+    roles = scenes.roles_in(rule.subject)
+    if len(roles) != 1 or roles[0] in scenes.ORGANISATIONS or O.key(rule.subject) != O.key(roles[0]):
+        return None
+    done = rule.modal in ("不得", "可以")
+    if not done and rule.consequence.startswith(_NEGATIONS):
+        return None
+    party = scenes.cast(roles, brief.rng)[roles[0]]
+    act = rule.consequence if done else f"没有{rule.consequence}"
+    complies = rule.modal in ("可以", "无需")
+    verdict = "符合规定" if complies == truth else "违反规定"
+    stem = f"{party.intro}{act}，这一做法{verdict}。（　）"
+    judged = "符合" if complies else "违反了"
+    verdict_said = "正确" if truth else "错误"
+    analysis = f"按照规定，{rule.sentence()}。{party.name}{act}，{judged}这一规定，题干的说法{verdict_said}。"
+    return Told(stem, truth, analysis)
+
+
+def modal_judge(fact: Fact, brief: Brief, *, truth: bool, flexible: bool) -> Written | None:
+    rule = rule_of(fact)
+    if rule is None:
+        return None
+    told = flexible_judge(rule, truth, brief) if flexible else strict_judge(rule, truth)
+    if told is None:
+        return None
+    return O.judge(
+        [fact.id], told.stem, told.truth, told.analysis, [fact.source], difficulty=0.4 if flexible else 0.3
+    )
+
+
+class Scenario:
+    name = "scenario"
+    kinds: tuple[FactKind, ...] = ("modal",)
+    qtypes: tuple[QuestionType, ...] = ("judge",)
+
+    def write(self, fact: Fact, brief: Brief) -> Written | None:
+        if brief.task.qtype != "judge":
+            return None
+        truth = brief.rng.random() < 0.5
+        flexible = brief.task.mode == "flexible"
+        return modal_judge(fact, brief, truth=truth, flexible=flexible) or modal_judge(
+            fact, brief, truth=not truth, flexible=flexible
+        )

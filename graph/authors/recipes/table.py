@@ -1,0 +1,326 @@
+"""Table rows → lookup and recognition questions. A row is the situation; the same column's cells of the other
+rows are the distractors (1% / 1.5% / 2% / 3%), each explained by the row it belongs to.
+
+- lookup: the row's label and the bounded conditions before the asked column are given, a value is asked
+  ("首套，建筑面积140㎡及以下的，契税税率为"); in 灵活 mode the bound becomes a client's concrete figure
+  (120㎡), so the examinee has to place the case in the right row.
+- recognition: a descriptive cell is given, the row's label is asked ("全部房间位于同一楼层平面的户型是"); in
+  灵活 mode only when the description is something a person does ("刘某承购…，刘某的这一行为属于").
+
+Comparison tables (比较项目 | 居间 | 代理), numbered lists set as tables and matrices whose columns are
+conditions are declined: their rows are not alternatives of one another.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from graph.authors import scenes
+from graph.authors.recipes import options as O
+from graph.authors.recipes.base import Brief, Written
+from graph.authors.recipes.threshold import bounds, case_value, concrete
+from graph.schemas import QuestionType
+from retrieval.facts import Fact, FactKind
+
+_EMPTY = ("", "—", "－", "-", "/", "／", "无")
+_HEADER_UNIT = re.compile(r"^(.*?)[（(]((?:[年月日天层米元%％㎡]|平方米|万元|个月|工作日|元/平方米))[)）]$")
+_BARE_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+# A bounded cell that opens with its figure needs its column's name to be read alone.
+_OPENS_WITH_FIGURE = re.compile(r"\s*(?:\d|[≤≥<>＜＞]|不超过|不低于|不满|未满|超过|低于|高于|满)")
+# First-column names that say nothing about what the rows are ("按类别划分" reads as filler).
+_GENERIC_LABELS = ("类别", "类型", "种类", "情形", "名称", "项目", "内容")
+_VALUE_MAX = 12
+# Columns whose rows are kinds of behaviour: only their descriptions can be told as what a person did.
+_CONDUCT = ("行为", "做法")
+_LABEL_MAX = 12
+_DESCRIPTION_MIN = 6
+# Column names too vague to stand before a description ("特点为…的户型").
+_VAGUE_COLUMNS = ("特点", "内容", "主要内容", "说明", "备注")
+
+
+def _blank(cell: str) -> bool:
+    return cell.strip() in _EMPTY
+
+
+def _column(header: str) -> tuple[str, str]:
+    """A column's name and the unit its bare numbers are in: 出让最高年限（年） → (出让最高年限, 年)."""
+    found = _HEADER_UNIT.match(header.strip())
+    return (found[1], found[2]) if found else (header.strip(), "")
+
+
+def _value(cell: str, unit: str) -> str:
+    cell = cell.strip()
+    return f"{cell}{unit}" if unit and _BARE_NUMBER.fullmatch(cell) else cell
+
+
+def _declined(header: tuple[str, ...], rows: list[Fact]) -> bool:
+    first = header[0]
+    numbered = all(_BARE_NUMBER.fullmatch(row.items[0].strip()) for row in rows)
+    matrix = len(header) > 2 and all(bounds(h) for h in header[1:])
+    return "比较" in first or first in ("项目", "序号") or numbered or matrix
+
+
+def _conditions(row: Fact, column: int) -> list[tuple[int, str]]:
+    """The cells that place a row for the value in `column`: its label and the bounded conditions before
+    that column, each readable alone ("建筑面积140㎡及以下" rather than a bare "140㎡及以下")."""
+    found = []
+    for index, (header, cell) in enumerate(zip(row.header[:column], row.items[:column], strict=True)):
+        if _blank(cell) or (index and not bounds(cell)):
+            continue
+        name, _ = _column(header)
+        bare = bool(bounds(cell)) and _OPENS_WITH_FIGURE.match(cell) is not None and name not in cell
+        found.append((index, f"{name}{cell}".strip() if bare else cell.strip()))
+    return found
+
+
+def _placed(row: Fact, column: int) -> str:
+    """What a row's value belongs to, in words: 商业、旅游、娱乐用地的出让最高年限."""
+    target, _ = _column(row.header[column])
+    return "，".join(c for _, c in _conditions(row, column)) + f"的{target}"
+
+
+def _row_text(row: Fact) -> str:
+    """A table row as the explanation quotes it: 高级房地产经纪人：取得方式为考试与评审相结合."""
+    cells = [
+        f"{_column(h)[0]}{'是' if c.startswith('为') else '为'}{_value(c, _column(h)[1])}"
+        for h, c in zip(row.header[1:], row.items[1:], strict=True)
+        if not _blank(c)
+    ]
+    return f"{row.items[0].strip()}：{'，'.join(cells)}。"
+
+
+def _is_value_column(rows: list[Fact], column: int) -> bool:
+    """Short values without bounds or clauses in every row: what a lookup can offer as options."""
+    cells = [r.items[column].strip() for r in rows if not _blank(r.items[column])]
+    return all(len(c) <= _VALUE_MAX and not bounds(c) and not re.search(r"[，,；;]", c) for c in cells)
+
+
+@dataclass(frozen=True)
+class _Lookup:
+    """A row's value to ask: its column, what places the row, and the other rows' values."""
+
+    column: int
+    conditions: list[tuple[int, str]]
+    target: str
+    right: str
+    others: list[tuple[str, Fact]]  # value as shown, the row it belongs to
+
+
+def _lookup(row: Fact, rows: list[Fact], rng: random.Random) -> _Lookup | None:
+    """The last value column whose short cells differ between rows and whose row its conditions place
+    unambiguously; None when the table has no such column or fewer than two other values."""
+    for column in range(len(row.header) - 1, 0, -1):
+        cell = row.items[column]
+        if _blank(cell) or not _is_value_column(rows, column):
+            continue
+        conditions = _conditions(row, column)
+        shown = [O.key(row.items[i]) for i, _ in conditions]
+        if not conditions or any([O.key(r.items[i]) for i, _ in conditions] == shown for r in rows[1:]):
+            continue
+        target, unit = _column(row.header[column])
+        seen = {O.key(cell)}
+        others = []
+        for other in rng.sample(rows[1:], len(rows) - 1):
+            value = other.items[column]
+            if not _blank(value) and O.key(value) not in seen:
+                seen.add(O.key(value))
+                others.append((_value(value, unit), other))
+        if len(others) >= 2:
+            return _Lookup(column, conditions, target, _value(cell, unit), others[:3])
+    return None
+
+
+class Table:
+    name = "table"
+    kinds: tuple[FactKind, ...] = ("table_row",)
+    qtypes: tuple[QuestionType, ...] = ("single", "judge")
+
+    def write(self, fact: Fact, brief: Brief) -> Written | None:
+        if fact.kind != "table_row" or len(fact.header) < 2 or len(fact.items) != len(fact.header):
+            return None
+        rows = self._rows(fact, brief)
+        if len(rows) < 3 or _declined(fact.header, rows):
+            return None
+        if brief.task.mode == "flexible":
+            builders = [self._case_lookup, self._act_recognition]
+        else:
+            builders = [self._lookup, self._recognition]
+        brief.rng.shuffle(builders)
+        for build in builders:
+            written = build(fact, rows, brief)
+            if written is not None:
+                return written
+        return None
+
+    def _rows(self, fact: Fact, brief: Brief) -> list[Fact]:
+        """This row first, then the other rows of its table: the same columns in its slice, its related
+        rows, or the chapter (a table the textbook split over two knowledge points)."""
+        same = [
+            f
+            for f in O.nearby(fact, brief, "table_row")
+            if f.header == fact.header and len(f.items) == len(f.header)
+        ]
+        return [fact, *same]
+
+    # -- lookup: conditions given, a value asked -------------------------------------------------------
+
+    def _lookup(self, fact: Fact, rows: list[Fact], brief: Brief, situation: str = "") -> Written | None:
+        asked = _lookup(fact, rows, brief.rng)
+        if asked is None:
+            return None
+        if situation:
+            stem = f"{situation}其适用的{asked.target}为（　）。"
+        else:
+            stem = self._lookup_stem(fact, asked, brief)
+        if O.in_stem(stem, [asked.right]):
+            return None
+        if brief.task.qtype == "judge":
+            return self._lookup_judge(fact, asked, stem, brief, situation)
+        choices = [O.Option(asked.right, True, f"“{asked.right}”正是{_placed(fact, asked.column)}")]
+        choices += [
+            O.Option(value, False, f"“{value}”是{_placed(other, asked.column)}")
+            for value, other in asked.others
+        ]
+        numeric = all(O.number_of(c.text) is not None for c in choices)
+        return O.choice(
+            [fact.id],
+            "single",
+            stem,
+            O.arrange(choices, brief.rng, numeric=numeric),
+            [fact.source, *(other.source for _, other in asked.others)],
+            basis=[_row_text(fact), *(_row_text(other) for _, other in asked.others)],
+            difficulty=0.55 if situation else 0.4,
+        )
+
+    def _lookup_stem(self, fact: Fact, asked: _Lookup, brief: Brief) -> str:
+        topic = O.topic(fact, brief)
+        lead = f"关于{topic}，" if topic and len(asked.target) <= 2 else ""
+        shown = [c for _, c in asked.conditions]
+        if len(shown) == 1:
+            return f"{lead}{shown[0]}的{asked.target}为（　）。"
+        return f"{lead}{'，'.join(shown)}的，{asked.target}为（　）。"
+
+    def _lookup_judge(self, fact: Fact, asked: _Lookup, stem: str, brief: Brief, situation: str) -> Written:
+        truth = brief.rng.random() < 0.5
+        value, other = (asked.right, fact) if truth else asked.others[0]
+        analysis = f"{_placed(fact, asked.column)}为{asked.right}"
+        analysis += "，题干表述正确。" if truth else f"；{value}是{_placed(other, asked.column)}。"
+        rows = [fact] if truth else [fact, other]
+        judged = stem.replace("（　）。", f"{value}。（　）")
+        return O.judge(
+            [fact.id],
+            judged,
+            truth,
+            analysis,
+            [r.source for r in rows],
+            basis=[_row_text(r) for r in rows],
+            difficulty=0.45 if situation else 0.3,
+        )
+
+    def _case_lookup(self, fact: Fact, rows: list[Fact], brief: Brief) -> Written | None:
+        """The row's conditions with a concrete figure in place of its bound, when the figure falls in
+        this row alone, told as a client's situation."""
+        asked = _lookup(fact, rows, brief.rng)
+        bounded = [(i, c) for i, c in asked.conditions if i and bounds(c)] if asked else []
+        if asked is None or not bounded:
+            return None
+        index, shown = bounded[0]
+        bound = bounds(shown)[0]
+        value = case_value(bound, meets=True, rng=brief.rng)
+        if value is None:
+            return None
+        for other in rows[1:]:
+            rest = all(
+                O.key(other.items[i]) == O.key(fact.items[i]) for i, _ in asked.conditions if i != index
+            )
+            theirs = bounds(other.items[index])
+            if rest and (not theirs or any(b.unit == bound.unit and b.contains(value) for b in theirs)):
+                return None
+        case = "，".join(concrete(shown, bound, value) if i == index else c for i, c in asked.conditions)
+        return self._lookup(fact, rows, brief, situation=f"{scenes.person(brief.rng)}的情况为：{case}。")
+
+    # -- recognition: a description given, the row's label asked --------------------------------------
+
+    def _description(self, fact: Fact, rows: list[Fact]) -> int | None:
+        """The descriptive column that tells the rows apart: text rather than a figure, different per row."""
+        best = None
+        for index in range(1, len(fact.header)):
+            cell = fact.items[index]
+            if _blank(cell) or bounds(cell) or len(cell) < _DESCRIPTION_MIN or _BARE_NUMBER.fullmatch(cell):
+                continue
+            if any(O.key(r.items[index]) == O.key(cell) for r in rows[1:]):
+                continue
+            if best is None or len(cell) > len(fact.items[best]):
+                best = index
+        return best
+
+    def _recognition_stem(self, fact: Fact, description: str, rng: random.Random) -> str:
+        first = fact.header[0].strip()
+        if first in _GENERIC_LABELS:
+            return f"{description}，属于（　）。"
+        return rng.choice(
+            (f"{description}的{first}是（　）。", f"按{first}划分，{description}的属于（　）。")
+        )
+
+    def _recognition(
+        self, fact: Fact, rows: list[Fact], brief: Brief, stem: str = "", column: int | None = None
+    ) -> Written | None:
+        column = self._description(fact, rows) if column is None else column
+        if column is None:
+            return None
+        description = fact.items[column].strip().rstrip("。；;")
+        header = _column(fact.header[column])[0]
+        if header not in _VAGUE_COLUMNS and len(description) <= _VALUE_MAX and "，" not in description:
+            description = f"{header}为{description}"
+        stem = stem or self._recognition_stem(fact, description, brief.rng)
+        label = fact.items[0].strip()
+        if len(label) > _LABEL_MAX or O.gives_away(label, stem):
+            return None
+        others = {
+            O.key(r.items[0]): r
+            for r in rows[1:]
+            if len(r.items[0].strip()) <= _LABEL_MAX and not O.gives_away(r.items[0].strip(), stem)
+        }
+        others.pop(O.key(label), None)
+        picked = brief.rng.sample(list(others.values()), min(3, len(others)))
+        if len(picked) < 2:
+            return None
+
+        def why(row: Fact) -> str:
+            return f"“{row.items[0].strip()}”的{header}是{row.items[column].strip()}"
+
+        if brief.task.qtype == "judge":
+            truth = brief.rng.random() < 0.5
+            shown = fact if truth else picked[0]
+            analysis = f"{why(fact)}，题干表述正确。" if truth else f"{why(fact)}；{why(shown)}。"
+            judged = stem.replace("（　）。", f"{shown.items[0].strip()}。（　）")
+            rows = list(dict.fromkeys([fact, shown]))
+            sources, basis = [r.source for r in rows], [_row_text(r) for r in rows]
+            return O.judge([fact.id], judged, truth, analysis, sources, basis=basis, difficulty=0.35)
+        choices = [O.Option(label, True, why(fact))]
+        choices += [O.Option(row.items[0].strip(), False, why(row)) for row in picked]
+        return O.choice(
+            [fact.id],
+            "single",
+            stem,
+            O.arrange(choices, brief.rng),
+            [fact.source, *(row.source for row in picked)],
+            basis=[_row_text(row) for row in [fact, *picked]],
+            difficulty=0.45,
+        )
+
+    def _act_recognition(self, fact: Fact, rows: list[Fact], brief: Brief) -> Written | None:
+        column = self._description(fact, rows)
+        conduct = column is not None and any(word in fact.header[column] for word in _CONDUCT)
+        act = O.act_of(fact.items[column]) if column is not None and conduct else None
+        if act is None:
+            return None
+        name = scenes.plain_name(brief.rng)
+        when = O.case_date(brief.rng, fact.source)
+        stem = f"{when}，{name}{act}。{name}的这一行为属于（　）。"
+        return self._recognition(fact, rows, brief, stem=stem, column=column)
+
+
+RECIPE = Table()

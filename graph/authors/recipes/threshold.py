@@ -1,0 +1,543 @@
+"""Threshold → a single choice whose options are values that really occur beside it (the same slice or table,
+the same unit: 1% / 1.5% / 2% / 3%), a judge stating the threshold with its own or a sibling value, and, in
+灵活 mode, a case whose figure meets or misses the condition.
+
+A distractor is never an edit of the right number: without three real siblings there is no single choice.
+Bounds are read from the text the way the field writes them (满2年, 140平方米及以下, 1～3层, 27米＜高度≤100米)
+so a case can be given a concrete figure well inside or outside them; `table.py` uses the same reading.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from dataclasses import dataclass
+
+from graph.authors import scenes
+from graph.authors.recipes import options as O
+from graph.authors.recipes.base import Brief, Written
+from graph.schemas import QuestionType
+from retrieval.chapters import chinese_number
+from retrieval.facts import Fact, FactKind
+
+_NUM = r"(\d+(?:\.\d+)?|[一二两三四五六七八九十百]+)"
+_UNIT = r"(个工作日|工作日|个月|平方米|㎡|万元|元|年|月|日|天|层|米|%|％|倍|岁|套|次|人|项|家|个)"
+_LOWER_BEFORE = ("不低于", "不少于", "超过", "高于", "多于", "至少", "满", "≥", ">", "＞")
+_UPPER_BEFORE = ("不超过", "不足", "不满", "未满", "低于", "少于", "≤", "<", "＜")
+_LOWER_AFTER = ("及以上", "以上")
+_UPPER_AFTER = ("及以下", "以下", "以内", "之内")
+_BEFORE = "|".join(sorted((*_LOWER_BEFORE, *_UPPER_BEFORE), key=len, reverse=True))
+_AFTER = "|".join(sorted((*_LOWER_AFTER, *_UPPER_AFTER), key=len, reverse=True))
+_RANGE = re.compile(rf"{_NUM}{_UNIT}?\s*[～~至到]\s*{_NUM}{_UNIT}")
+_BETWEEN = re.compile(rf"{_NUM}{_UNIT}\s*[<＜≤]\s*([\u4e00-\u9fff]{{1,6}})\s*[<＜≤]\s*{_NUM}{_UNIT}")
+_SIDED = re.compile(rf"(?:({_BEFORE})\s*)?{_NUM}{_UNIT}(?:\s*({_AFTER}))?")
+_COUNTED = ("个工作日", "工作日", "个月", "年", "月", "日", "天", "层", "岁", "套", "次", "人", "项", "家")
+# Comparators the stem keeps before the blank; the others ride on the options (满2年, 140平方米以下).
+_IN_STEM = ("不低于", "不超过", "不满", "超过", "低于", "高于")
+_CASE_SPREAD = 3  # a case figure lies one to three margins from the bound
+_FIGURE = re.compile(r"\d+(?:\.\d+)?|[一二两三四五六七八九十百]+")
+_CONDITION_MAX = 30
+# A condition that is a time ("…时", "自2024年12月1日起") reads "X，Y为", not "X的，Y为".
+_TIME_CLAUSE = re.compile(r"(?:[时后前中]|^自.+起)$")
+_BOUND_NOTE = re.compile(r"^[（(]含[^）)]*[）)]")
+# Who a rule speaks of, in the words rules use: a case puts a named person in their place.
+_PARTY = re.compile(r"(^|，|起)(个人|购房人|借款人|买受人|出卖人|卖方|买方|申请人|纳税人|委托人|当事人|职工)")
+# How the name of a bounded quantity ends (税率, 比例, 年限, 净高, 面积, 数额…): without a condition, a
+# subject that names no quantity ("居住用地 为70年", "低层 不超过3层") is a category, not a threshold.
+_MEASURES = (
+    "率", "比例", "比重", "额", "限", "期", "数", "度", "高", "面积", "价", "费", "时间", "标准", "收入",
+    "龄", "值", "距离", "线",
+)  # fmt: skip
+# A condition opening with a connective was cut from the middle of an argument, not from a rule.
+_CONNECTIVES = ("意味着", "即", "因此", "所以", "但", "而", "如果", "若", "因为", "由于", "这")
+# A subject holding a rule's own words is a clause the compiler cut short, not the name of a quantity.
+_RULE_WORDS = (
+    "不得",
+    "不低于",
+    "不超过",
+    "不满",
+    "超过",
+    "低于",
+    "高于",
+    "应当",
+    "必须",
+    "可以",
+    "无需",
+    "是指",
+)
+_UPPER = (*_UPPER_BEFORE, *_UPPER_AFTER)
+_LOWER = (*_LOWER_BEFORE, *_LOWER_AFTER)
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A quantity's allowed interval as the text states it, and the span a case figure replaces; `lead`
+    is the quantity's name kept before the figure ("高度" of "27米＜高度≤100米")."""
+
+    start: int
+    end: int
+    low: float | None
+    high: float | None
+    unit: str
+    lead: str = ""
+
+    def contains(self, value: float) -> bool:
+        return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
+
+
+def _number(text: str) -> float | None:
+    if re.fullmatch(r"\d+(?:\.\d+)?", text):
+        return float(text)
+    found = chinese_number(text)
+    return float(found) if found else None
+
+
+def bounds(text: str) -> list[Bound]:
+    """Every bounded figure of `text`, left to right. A bare figure without a comparator is no bound."""
+    found: list[Bound] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(start: int, end: int) -> bool:
+        return all(end <= s or start >= e for s, e in taken)
+
+    for match in _RANGE.finditer(text):
+        low, high = _number(match[1]), _number(match[3])
+        if low is not None and high is not None and low < high:
+            found.append(Bound(match.start(), match.end(), low, high, match[4]))
+            taken.append(match.span())
+    for match in _BETWEEN.finditer(text):
+        low, high = _number(match[1]), _number(match[4])
+        if free(*match.span()) and low is not None and high is not None and low < high:
+            found.append(Bound(match.start(), match.end(), low, high, match[5], lead=match[3]))
+            taken.append(match.span())
+    for match in _SIDED.finditer(text):
+        before, raw, unit, after = match[1], match[2], match[3], match[4]
+        value = _number(raw)
+        if value is None or not free(*match.span()) or not (before or after):
+            continue
+        sides = {before, after}
+        if sides & set(_UPPER):
+            found.append(Bound(match.start(), match.end(), None, value, unit))
+        elif sides & set(_LOWER):
+            found.append(Bound(match.start(), match.end(), value, None, unit))
+        taken.append(match.span())
+    return sorted(found, key=lambda b: b.start)
+
+
+def figure(value: float) -> str:
+    return f"{value:g}"
+
+
+def _step(value: float, unit: str) -> float:
+    """A margin that reads as another case, not a rounding: 140 → 20, 30 → 5, 2.4 → 0.2, 2年 → 1年."""
+    magnitude = 10 ** math.floor(math.log10(value))
+    if not value.is_integer():
+        return magnitude / 5
+    step = magnitude / (5 if value / magnitude < 2 else 2)
+    return max(1.0, round(step)) if unit in _COUNTED else step
+
+
+def case_value(bound: Bound, meets: bool, rng: random.Random | None = None) -> float | None:
+    """A figure well inside the bound (meets) or well outside it, one, two or three margins away (`rng`
+    picks; without it, one); None when there is no such figure."""
+    counted = bound.unit in _COUNTED
+    if bound.low is not None and bound.high is not None:
+        if not meets:
+            return None
+        step = 1.0 if counted else _step((bound.low + bound.high) / 2, bound.unit)
+        inside = [
+            round(bound.low + k * step, 4)
+            for k in range(1, _CASE_SPREAD * 4)
+            if bound.low + k * step < bound.high
+        ]
+        if not inside:
+            return None
+        middle = (bound.low + bound.high) / 2
+        inside.sort(key=lambda v: abs(v - middle))
+        return inside[rng.randrange(min(_CASE_SPREAD, len(inside)))] if rng else inside[0]
+    edge = bound.low if bound.low is not None else bound.high
+    if not edge or edge <= 0:
+        return None
+    upward = (bound.low is not None) == meets
+    margins = [k * _step(edge, bound.unit) for k in range(1, _CASE_SPREAD + 1)]
+    figures = [round(edge + m if upward else edge - m, 4) for m in margins]
+    figures = [f for f in figures if f > 0]
+    if not figures:
+        return None
+    return figures[rng.randrange(len(figures))] if rng else figures[0]
+
+
+def concrete(text: str, bound: Bound, value: float) -> str:
+    """`text` with the bound replaced by the case's figure: 面积140平方米及以下 → 面积120平方米 (a note on
+    the bound such as "（含2年）" goes with it)."""
+    rest = _BOUND_NOTE.sub("", text[bound.end :])
+    return f"{text[: bound.start]}{bound.lead}{figure(value)}{bound.unit}{rest}"
+
+
+def personal(text: str, person: str) -> str:
+    """A rule's clause told of a person: its first party word (个人, 购房人, 卖方…) becomes the person."""
+    return _PARTY.sub(lambda m: f"{m[1]}{person}", text, count=1)
+
+
+@dataclass(frozen=True)
+class _Figure:
+    """A value as written: the words before the number (主合同标的额的), the number as written, its value."""
+
+    prefix: str
+    number: str
+    value: float
+
+
+def _figure_of(text: str, unit: str) -> _Figure | None:
+    """`text` read as a value in `unit` ("70" in a column of years is 70年); None when in another unit."""
+    found = _FIGURE.search(text)
+    value = _number(found.group()) if found else None
+    if found is None or value is None:
+        return None
+    rest = text[found.end() :].strip()
+    if rest and rest != unit:
+        return None
+    return _Figure(text[: found.start()], found.group(), value)
+
+
+def _shown(fact: Fact, number: str) -> str:
+    """A value in the fact's own form: 主合同标的额的30%, 70年, 满2年, 140平方米以下."""
+    own = _figure_of(fact.value_text, fact.unit)
+    text = f"{own.prefix if own else ''}{number}{fact.unit}"
+    if fact.comparator == "满":
+        return f"满{text}"
+    if fact.comparator in _LOWER_AFTER + _UPPER_AFTER:
+        return f"{text}{fact.comparator}"
+    return text
+
+
+def _stated(fact: Fact, number: str) -> str:
+    """A value as a sentence states it after the comparator: 70年, 主合同标的额的20%."""
+    own = _figure_of(fact.value_text, fact.unit)
+    return f"{own.prefix if own else ''}{number}{fact.unit}"
+
+
+def _own_number(fact: Fact) -> str:
+    own = _figure_of(fact.value_text, fact.unit)
+    return own.number if own else figure(fact.value or 0)
+
+
+def _clause(text: str) -> str:
+    return text.strip().rstrip("，,。；;").removesuffix("的")
+
+
+def describe(fact: Fact) -> str:
+    """What the threshold is about, with its condition: 面积140平方米以上的家庭首套住房契税税率."""
+    condition = _clause(fact.condition)
+    return f"{condition}的{fact.subject}" if condition else fact.subject
+
+
+def _claim(fact: Fact, number: str) -> str:
+    """The threshold with a value, as a sentence ends: 不低于2.40米, 满2年, 为140平方米以下."""
+    stated = _stated(fact, number)
+    if fact.comparator in _LOWER_AFTER + _UPPER_AFTER:
+        return f"为{stated}{fact.comparator}"
+    return f"{fact.comparator or '为'}{stated}"
+
+
+def _rule(fact: Fact) -> str:
+    return f"{describe(fact)}{_claim(fact, _own_number(fact))}"
+
+
+def _asked(fact: Fact) -> str:
+    return fact.comparator if fact.comparator in _IN_STEM else "为"
+
+
+def _consequence(fact: Fact) -> bool:
+    """The threshold sits in the condition and the subject is what follows ("个人将购买2年以上的住房对外
+    销售的" → 免征增值税): a case meets or misses the condition and the consequence holds or not."""
+    return any(b.low == fact.value or b.high == fact.value for b in bounds(_clause(fact.condition)))
+
+
+def _range_end(fact: Fact) -> bool:
+    """One end of a range the source states as a whole ("1至3层为低层"): no threshold of its own."""
+    return not fact.condition and any(
+        b.low is not None and b.high is not None and fact.value in (b.low, b.high)
+        for b in bounds(fact.source)
+    )
+
+
+def _usable(fact: Fact) -> bool:
+    subject = fact.subject
+    if fact.value is None or _figure_of(fact.value_text, fact.unit) is None or _range_end(fact):
+        return False
+    condition = _clause(fact.condition)
+    if not O.is_name(subject) or len(condition) > _CONDITION_MAX or condition.startswith(_CONNECTIVES):
+        return False
+    if "：" in condition or ":" in condition or re.search(r"、[\u4e00-\u9fff]$", condition):
+        return False  # a heading's colon, or a list cut off after its first character ("卧室、起")
+    if _consequence(fact):
+        return True
+    if any(word in subject for word in _RULE_WORDS):
+        return False
+    # A rate set by a bounded condition ("契税 为1% | 面积为140平方米及以下") names its quantity by the unit.
+    return subject.endswith(_MEASURES) or (fact.unit in ("%", "％") and bool(bounds(fact.condition)))
+
+
+def _named(text: str, bound: Bound) -> bool:
+    """Whether the bounded figure says what it measures ("面积为140平方米", "持有满2年"): a bare "90平方米及
+    以下" or "满5年但…" told with a concrete figure would leave the reader guessing."""
+    before = re.split(r"[，,；;]", text[: bound.start])[-1]
+    return re.search(r"[\u4e00-\u9fff]{2}$", before) is not None
+
+
+def _peers(fact: Fact, brief: Brief) -> list[Fact]:
+    """Thresholds beside this one (its slice, related facts, chapter) in the same unit, fit to name."""
+    return [f for f in O.nearby(fact, brief, "threshold") if f.unit == fact.unit and _usable(f)]
+
+
+def _same_rule(a: Fact, b: Fact) -> bool:
+    return O.key(a.subject) == O.key(b.subject) and O.key(a.condition) == O.key(b.condition)
+
+
+@dataclass(frozen=True)
+class _Sibling:
+    value: float
+    number: str
+    owner: Fact | None
+
+
+def _siblings(fact: Fact, brief: Brief) -> list[_Sibling]:
+    """Other values of the same unit that occur beside the threshold — its own `siblings`, and the values
+    of the thresholds of its slice — each with the fact it belongs to when that fact is in the same slice
+    (its explanation then says whose value it is)."""
+    owners: dict[float, Fact] = {}
+    for peer in _peers(fact, brief):
+        if peer.slice_id == fact.slice_id and peer.value is not None and not _same_rule(peer, fact):
+            owners.setdefault(peer.value, peer)
+    found: dict[float, str] = {}
+    for text in (*fact.siblings, *(owner.value_text for owner in owners.values())):
+        sibling = _figure_of(text, fact.unit)
+        if sibling is not None and sibling.value != fact.value:
+            found.setdefault(sibling.value, sibling.number)
+    return [_Sibling(value, number, owners.get(value)) for value, number in found.items()]
+
+
+def _why_not(fact: Fact, sibling: _Sibling) -> str:
+    shown = _shown(fact, sibling.number)
+    if sibling.owner is not None:
+        return f"“{shown}”对应的是{describe(sibling.owner)}"
+    return f"“{shown}”不是教材对{describe(fact)}规定的数值"
+
+
+def _false_side(fact: Fact, siblings: list[_Sibling]) -> list[_Sibling]:
+    """Siblings that make a stated threshold false under any reading: a lower bound stated lower ("满1年"
+    for 满2年 would still be true if stated higher), an upper bound stated higher."""
+    value = fact.value or 0.0
+    if fact.comparator in _LOWER:
+        return [s for s in siblings if s.value < value]
+    if fact.comparator in _UPPER:
+        return [s for s in siblings if s.value > value]
+    return siblings
+
+
+class Threshold:
+    name = "threshold"
+    kinds: tuple[FactKind, ...] = ("threshold",)
+    qtypes: tuple[QuestionType, ...] = ("single", "judge")
+
+    def write(self, fact: Fact, brief: Brief) -> Written | None:
+        if fact.kind != "threshold" or not _usable(fact):
+            return None
+        flexible = brief.task.mode == "flexible"
+        if brief.task.qtype == "single" and not _consequence(fact):
+            return self._flexible_single(fact, brief) if flexible else self._single(fact, brief)
+        if brief.task.qtype == "judge":
+            if flexible:
+                return self._flexible_judge(fact, brief)
+            return self._consequence_judge(fact, brief) if _consequence(fact) else self._judge(fact, brief)
+        return None
+
+    def _lead(self, fact: Fact) -> str:
+        condition = _clause(fact.condition)
+        if not condition:
+            return ""
+        return f"{condition}，" if _TIME_CLAUSE.search(condition) else f"{condition}的，"
+
+    def _single(self, fact: Fact, brief: Brief, stem: str = "", difficulty: float = 0.4) -> Written | None:
+        siblings = _siblings(fact, brief)
+        if len(siblings) < 3:
+            return None
+        rng = brief.rng
+        rng.shuffle(siblings)
+        siblings.sort(key=lambda s: s.owner is None)  # values whose owner is known explain themselves
+        picked = siblings[:3]
+        stem = stem or f"{self._lead(fact)}{fact.subject}{_asked(fact)}（　）。"
+        right = _shown(fact, _own_number(fact))
+        if O.in_stem(stem, [right]):
+            return None
+        choices = [O.Option(right, True, f"“{right}”与教材规定一致")]
+        choices += [O.Option(_shown(fact, s.number), False, _why_not(fact, s)) for s in picked]
+        return O.choice(
+            [fact.id],
+            "single",
+            stem,
+            O.arrange(choices, rng, numeric=True),
+            [fact.source, *(s.owner.source for s in picked if s.owner)],
+            lead=f"教材规定，{_rule(fact)}。",
+            difficulty=difficulty,
+        )
+
+    def _consequence_judge(self, fact: Fact, brief: Brief) -> Written | None:
+        """The rule as written, or with the condition's bound moved to a sibling value on the side that
+        makes it false (a lower bound stated lower: "购买1年以上的…免征" widens the rule wrongly)."""
+        rng = brief.rng
+        condition = _clause(fact.condition)
+        bound = next(b for b in bounds(condition) if fact.value in (b.low, b.high))
+        value = fact.value or 0.0
+        side = [s for s in _siblings(fact, brief) if (s.value < value) == (bound.low is not None)]
+        if not side:
+            return None  # a rule that can only be stated true teaches the learner to answer 正确
+        shown = None if rng.random() < 0.5 else rng.choice(side)
+        stated = condition
+        if shown is not None:
+            span = _FIGURE.sub(shown.number, condition[bound.start : bound.end], count=1)
+            stated = f"{condition[: bound.start]}{span}{_BOUND_NOTE.sub('', condition[bound.end :])}"
+        lead = f"{stated}，" if _TIME_CLAUSE.search(stated) else f"{stated}的，"
+        stem = f"{lead}{fact.subject}。（　）"
+        analysis = f"教材规定，{self._lead(fact)}{fact.subject}。"
+        if shown is None:
+            analysis += "题干的表述与教材一致。"
+        else:
+            edge, stated_edge = _stated(fact, _own_number(fact)), _stated(fact, shown.number)
+            analysis += f"条件的界限是{edge}，而不是{stated_edge}，题干表述错误。"
+        sources = [fact.source] + ([shown.owner.source] if shown and shown.owner else [])
+        return O.judge([fact.id], stem, shown is None, analysis, sources)
+
+    def _judge(self, fact: Fact, brief: Brief) -> Written | None:
+        rng = brief.rng
+        wrong = _false_side(fact, _siblings(fact, brief))
+        if not wrong:
+            return None  # a threshold that can only be stated true teaches the learner to answer 正确
+        shown = None if rng.random() < 0.5 else rng.choice(wrong)
+        number = _own_number(fact) if shown is None else shown.number
+        stem = f"{self._lead(fact)}{fact.subject}{_claim(fact, number)}。（　）"
+        analysis = f"教材规定，{_rule(fact)}。"
+        if shown is None:
+            analysis += "题干的表述与教材一致。"
+        elif shown.owner is not None:
+            analysis += f"题干所说的{_why_not(fact, shown).removeprefix('“').replace('”', '', 1)}。"
+        else:
+            analysis += f"题干所说的{_stated(fact, number)}与此不符。"
+        sources = [fact.source] + ([shown.owner.source] if shown and shown.owner else [])
+        return O.judge([fact.id], stem, shown is None, analysis, sources)
+
+    def _case(self, fact: Fact, brief: Brief, meets: bool) -> tuple[str, str, Fact] | None:
+        """The fact's condition with a concrete figure that meets it (or misses it), the figure, and the
+        rule that applies to it: the fact itself, or for a miss the rule of the same subject that covers
+        it. None when no figure works or another rule of the same subject would apply as well."""
+        condition = _clause(fact.condition)
+        found = bounds(condition)
+        if not found or not _named(condition, found[0]):
+            return None
+        bound = found[0]
+        value = case_value(bound, meets, brief.rng)
+        if value is None:
+            return None
+        covering = [fact] if meets else []
+        for peer in _peers(fact, brief):
+            if O.key(peer.subject) != O.key(fact.subject) or _same_rule(peer, fact):
+                continue
+            if any(b.unit == bound.unit and b.contains(value) for b in bounds(peer.condition)):
+                covering.append(peer)
+        if len({f.value for f in covering}) != 1:
+            return None
+        return concrete(condition, bound, value), f"{figure(value)}{bound.unit}", covering[0]
+
+    def _scene(self, fact: Fact, brief: Brief, situation: str) -> str:
+        """The situation told of a person on a date: as the rule's party when it names one, else as the
+        person's case."""
+        person = scenes.person(brief.rng)
+        when = O.case_date(brief.rng, fact.source)
+        told = personal(situation, person)
+        return f"{when}，{told}。" if person in told else f"{when}，在{person}办理的这笔业务中，{situation}。"
+
+    def _flexible_single(self, fact: Fact, brief: Brief) -> Written | None:
+        case = self._case(fact, brief, meets=True)
+        if case is None:
+            return None
+        stem = f"{self._scene(fact, brief, case[0])}此时{fact.subject}{_asked(fact)}（　）。"
+        return self._single(fact, brief, stem, difficulty=0.5)
+
+    def _flexible_judge(self, fact: Fact, brief: Brief) -> Written | None:
+        if _consequence(fact):
+            return self._consequence_case(fact, brief)
+        if fact.condition:
+            return self._conditional_case(fact, brief)
+        return self._bounded_case(fact, brief)
+
+    def _consequence_case(self, fact: Fact, brief: Brief) -> Written | None:
+        """A person whose figure meets or misses the condition, and the consequence claimed for them: it
+        holds only when the condition is met ("王某将购买1年的住房对外销售，免征增值税" is false)."""
+        rng = brief.rng
+        condition = _clause(fact.condition)
+        bound = next(b for b in bounds(condition) if fact.value in (b.low, b.high))
+        if not _named(condition, bound):
+            return None
+        meets = rng.random() < 0.5
+        value = case_value(bound, meets, rng) or case_value(bound, not meets, rng)
+        if value is None:
+            return None
+        meets = bound.contains(value)
+        person = scenes.person(rng)
+        case = personal(concrete(condition, bound, value), person)
+        if person not in case:
+            case = f"在{person}办理的这笔业务中，{case}"
+        when = O.case_date(rng, fact.source)
+        stem = f"{when}，{case}，{fact.subject}。（　）"
+        figure_text = f"{figure(value)}{bound.unit}"
+        verdict = "符合" if meets else "不符合"
+        analysis = f"教材规定，{self._lead(fact)}{fact.subject}。题中{figure_text}{verdict}这一条件"
+        analysis += "，题干表述正确。" if meets else f"，“{fact.subject}”的结论不适用。"
+        return O.judge([fact.id], stem, meets, analysis, [fact.source], difficulty=0.45)
+
+    def _conditional_case(self, fact: Fact, brief: Brief) -> Written | None:
+        """A case under the fact's condition stating its value or a sibling's; or a case outside the
+        condition stating the fact's value where a sibling rule of the same subject gives another."""
+        rng = brief.rng
+        case = self._case(fact, brief, meets=False) if rng.random() < 0.4 else None
+        case = case or self._case(fact, brief, meets=True)
+        if case is None:
+            return None
+        situation, figure_text, rule = case
+        condition = _clause(fact.condition)
+        number, truth, owner = _own_number(fact), rule is fact, None
+        siblings = _false_side(fact, _siblings(fact, brief))
+        if truth and siblings and rng.random() < 0.5:
+            sibling = rng.choice(siblings)
+            number, truth, owner = sibling.number, False, sibling.owner
+        analysis = f"教材规定，{_rule(rule)}。"
+        if rule is fact:
+            analysis += f"题中{figure_text}属于{condition}的情形，应为{_stated(fact, _own_number(fact))}"
+            analysis += "，题干表述正确。" if truth else f"，而不是{_stated(fact, number)}。"
+        else:
+            analysis += f"题中{figure_text}不属于{condition}的情形，应为{_stated(rule, _own_number(rule))}，"
+            analysis += f"而不是{_stated(fact, number)}。"
+        stem = f"{self._scene(fact, brief, situation)}此时{fact.subject}{_claim(fact, number)}。（　）"
+        sources = [fact.source, rule.source] + ([owner.source] if owner else [])
+        return O.judge([fact.id], stem, truth, analysis, sources, difficulty=0.45)
+
+    def _bounded_case(self, fact: Fact, brief: Brief) -> Written | None:
+        """No condition: the case's own figure for the bounded quantity, and whether it is within the rule."""
+        if fact.comparator not in _LOWER + _UPPER or fact.value is None:
+            return None
+        lower = fact.comparator in _LOWER
+        bound = Bound(0, 0, fact.value if lower else None, None if lower else fact.value, fact.unit)
+        meets = brief.rng.random() < 0.5
+        value = case_value(bound, meets, brief.rng)
+        if value is None:
+            return None
+        shown = _stated(fact, figure(value))
+        stem = f"{self._scene(fact, brief, f'{fact.subject}为{shown}')}这符合规定。（　）"
+        verdict = "满足" if meets else "不满足"
+        analysis = f"教材规定，{_rule(fact)}。题中{shown}{verdict}这一要求。"
+        return O.judge([fact.id], stem, meets, analysis, [fact.source], difficulty=0.45)
+
+
+RECIPE = Threshold()

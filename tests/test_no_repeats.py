@@ -1,0 +1,62 @@
+"""What a learner who practises one chapter for a while notices: no question comes back while the chapter
+has unused knowledge, a new chat does not open with everyone else's first question, and the people and
+figures of 灵活 questions change."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from graph.service import GenerationService
+from retrieval.sources import Sources
+from settings import Settings
+
+
+async def _round(service: GenerationService, chat: int, chapter, count: int, qtype: str, mode: str) -> list:
+    questions = []
+    for _ in range(count):
+        result = await service.generate(service.new_request(chat, qtype, mode, [chapter]))
+        if result.question is not None:
+            questions.append(result.question)
+    return questions
+
+
+def _largest_chapter(sources: Sources):
+    return max(sources.tree.chapters, key=lambda c: c.slices).key
+
+
+async def test_a_twenty_question_round_on_one_chapter_asks_no_stem_twice(settings: Settings, sample_sources):
+    service = await GenerationService.open(settings, sources=sample_sources)
+    try:
+        questions = await _round(service, 7, _largest_chapter(sample_sources), 20, "single", "strict")
+    finally:
+        await service.close()
+    assert len(questions) >= 18
+    repeated = [stem for stem, n in Counter(q.stem for q in questions).items() if n > 1]
+    assert repeated == []
+    facts = [tuple(q.fact_ids) for q in questions if q.fact_ids]
+    assert len(set(facts)) == len(facts)
+
+
+async def test_new_chats_do_not_all_start_with_the_same_question(settings: Settings, sample_sources):
+    service = await GenerationService.open(settings, sources=sample_sources)
+    try:
+        firsts = [
+            (await _round(service, chat, _largest_chapter(sample_sources), 1, "judge", "flexible"))[0].stem
+            for chat in range(100, 106)
+        ]
+    finally:
+        await service.close()
+    assert len(set(firsts)) >= 4
+
+
+async def test_the_same_chat_history_gives_the_same_questions(settings: Settings, sample_sources):
+    chapter = _largest_chapter(sample_sources)
+    stems = []
+    for _ in range(2):
+        service = await GenerationService.open(settings, sources=sample_sources)
+        try:
+            stems.append([q.stem for q in await _round(service, 9, chapter, 4, "single", "flexible")])
+        finally:
+            await service.close()
+        settings.graph.checkpoint_db = settings.graph.checkpoint_db.with_name("again.sqlite")
+    assert stems[0] == stems[1]

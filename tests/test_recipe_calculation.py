@@ -1,0 +1,280 @@
+"""The calculation recipe as an examiner reads its questions: the key is the calculator's result for the
+inputs the stem states, every input is stated as a situation, the deciding rule is not named, and every
+distractor is a real mistake recomputed — never the key doubled, halved or shifted a decimal place."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+import calc
+from graph.authors.base import Task
+from graph.authors.calc_text import HOLDINGS, money, yuan
+from graph.authors.recipes.base import Brief, Written
+from graph.authors.recipes.calculation import CalculationRecipe
+from graph.checks import run_checks
+from graph.format import explanation_parts, numbers_in, same_number
+from graph.nodes.writer import write_question
+from retrieval.facts import Fact, FactBase
+from retrieval.models import Slice
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = range(12)
+
+DEED_SLICE = Slice(
+    id="s-deed",
+    path=("第四篇 交易税费", "第七章 买方税费", "第一节 契税", "四、家庭第二套住房的契税税率"),
+    mastery="掌握",
+    text="家庭购买第二套住房，面积不超过140平方米的按1%缴纳契税，超过140平方米的按2%缴纳。",
+    formulas=("应纳契税 = 计税价格 × 适用税率",),
+)
+DEED = Fact(
+    id="f-deed",
+    kind="example",
+    slice_id="s-deed",
+    source="【例】2026年5月，钱某家庭已有一套住房，再买一套155平方米的住房，不含税价500万元，契税为10万元。",
+    subject="钱某应缴纳多少契税",
+    calculator="deed_tax",
+    args={"price": 5_000_000, "area": 155, "home_order": 2, "date": "2026-05-10"},
+    expected={"rate": 0.02, "tax": 100_000.0},
+)
+VAT_SLICE = Slice(
+    id="s-vat",
+    path=("第四篇 交易税费", "第八章 卖方税费", "第一节 增值税", "二、增值税的计算"),
+    mastery="掌握",
+    text="个人出售持有不满2年的住房，按3%的征收率全额缴纳增值税，先做价税分离。",
+    formulas=("增值税 = 含税成交价 ÷ (1 + 征收率) × 征收率",),
+)
+VAT = Fact(
+    id="f-vat",
+    kind="example",
+    slice_id="s-vat",
+    source="【例】2026年4月，孙某出售持有1年的住房，成交价309万元，应缴增值税9万元。",
+    calculator="resale_vat",
+    args={"price": 3_090_000, "years_held": 1, "date": "2026-04-01"},
+    expected={"vat": 90_000.0},
+)
+LOAN_SLICE = Slice(
+    id="s-loan",
+    path=("第五篇 贷款", "第十章 商业贷款", "第三节 还款方式", "一、等额本息"),
+    mastery="掌握",
+    text="等额本息每月还款额相同；月利率为年利率除以12。公积金贷款利率为2.6%。",
+    formulas=("月还款额 = P × r × (1 + r)^n ÷ [(1 + r)^n − 1]",),
+)
+LOAN = Fact(
+    id="f-loan",
+    kind="example",
+    slice_id="s-loan",
+    source="【例】贷款80万元，年利率3.05%，期限25年，等额本息，月供约3,900元。",
+    calculator="equal_installment",
+    args={"principal": 800_000, "annual_rate": 0.0305, "years": 25},
+    expected={"monthly_payment": 3_902.37},
+)
+
+
+def _brief(slice_: Slice, fact: Fact, qtype: str, mode: str = "strict", seed: int = 0) -> Brief:
+    base = FactBase([fact], chapters={slice_.id: slice_.chapter})
+    task = Task(slice=slice_, qtype=qtype, mode=mode, seed=seed, facts=base)
+    return Brief(task=task, facts=base, rng=random.Random(seed))
+
+
+def _write(slice_: Slice, fact: Fact, qtype: str = "single", mode: str = "strict", seed: int = 0) -> Written:
+    written = CalculationRecipe().write(fact, _brief(slice_, fact, qtype, mode, seed))
+    assert written is not None and written.calculation is not None
+    return written
+
+
+def _value(option: str) -> float:
+    (value,) = numbers_in(option)
+    return value
+
+
+def _key(written: Written) -> float:
+    calculation = written.calculation
+    return float(calc.run(calculation.calculator, calculation.args)[calculation.field])
+
+
+def _deed_mistakes(args: dict) -> list[float]:
+    """What an examinee gets from the stem's situation by a real mistake, computed here independently."""
+    tries = [{**args, "home_order": order} for order in (1, 2, 3)]
+    tries += [{**args, "date": "2024-11-01"}, {**args, "residential": False}]
+    gross = round(args["price"] * 1.03, 2)
+    tries += [{**args, "price": gross}, {**args, "price": round(gross / 1.05, 2)}]
+    return [calc.run("deed_tax", a)["tax"] for a in tries]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_key_is_the_calculators_result_for_the_inputs_the_stem_states(seed: int) -> None:
+    written = _write(DEED_SLICE, DEED, seed=seed)
+    draft, args = written.draft, written.calculation.args
+    key = _key(written)
+    assert same_number(written.calculation.value, key)
+    assert same_number(_value(draft.options["ABCD".index(draft.answer)]), key)
+    stem = draft.stem
+    assert f"建筑面积{args['area']}平方米" in stem
+    assert HOLDINGS[args["home_order"]] in stem
+    year, month = args["date"][:4], int(args["date"][5:7])
+    assert f"{year}年{month}月" in stem
+    gross = money(round(args["price"] * 1.03, 2))
+    assert f"不含增值税的成交价格为{money(args['price'])}" in stem or f"（含增值税）为{gross}" in stem
+    assert stem.endswith("（　）")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_stem_never_names_the_rule_or_category_that_decides(seed: int) -> None:
+    stem = _write(DEED_SLICE, DEED, seed=seed).draft.stem
+    for named in ("家庭第二套住房", "第二套", "税率", "按照", "适用", "140平方米"):
+        assert named not in stem
+    assert not re.search(r"[：:].*；", stem)  # no "键：值；键：值" parameter list
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_each_distractor_is_a_real_mistake_recomputed_and_explained(seed: int) -> None:
+    written = _write(DEED_SLICE, DEED, seed=seed)
+    draft = written.draft
+    key = _key(written)
+    real = _deed_mistakes(written.calculation.args)
+    analysis = explanation_parts(draft.explanation)["试题分析"]
+    for letter, option in zip("ABCD", draft.options, strict=True):
+        if letter == draft.answer:
+            continue
+        value = _value(option)
+        assert any(same_number(value, mistake) for mistake in real), option
+        assert not any(same_number(value, key * factor) for factor in (2, 0.5, 10, 0.1))
+        reason = re.search(rf"选项{letter}（{re.escape(option)}）是([^；。]+)的结果", analysis)
+        assert reason and not re.search("重复计算|一半|小数点", reason.group(1))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_options_are_distinct_and_printed_alike(seed: int) -> None:
+    options = _write(VAT_SLICE, VAT, seed=seed).draft.options
+    assert len(set(options)) == 4
+    assert len({re.sub(r"[\d,.]", "", o) for o in options if o != "0元"}) == 1
+    assert len({len(o.partition(".")[2]) for o in options if o != "0元"}) == 1
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_explanation_gives_the_formula_with_the_actual_numbers(seed: int) -> None:
+    written = _write(VAT_SLICE, VAT, seed=seed)
+    analysis = explanation_parts(written.draft.explanation)["试题分析"]
+    args = written.calculation.args
+    assert f"{yuan(args['price'])}÷(1+3%)" in analysis
+    assert f"×3%={yuan(_key(written))}元" in analysis
+    assert "价税分离" in analysis and "5%" in analysis  # the mistakes, in the subject's terms
+    assert written.draft.sources == [VAT.source]
+
+
+def test_loan_distractors_come_from_other_methods_and_rates_not_arithmetic() -> None:
+    written = _write(LOAN_SLICE, LOAN, seed=3)
+    args = written.calculation.args
+    key = _key(written)
+    real = [
+        calc.run("equal_principal", args)["first_month"],
+        calc.run("equal_installment", {**args, "annual_rate": 0})["monthly_payment"],
+        calc.run("equal_installment", {**args, "annual_rate": 0.026})["monthly_payment"],
+        calc.run("equal_installment", {**args, "annual_rate": args["annual_rate"] * 12})["monthly_payment"],
+    ]
+    distractors = [
+        _value(o)
+        for letter, o in zip("ABCD", written.draft.options, strict=True)
+        if letter != written.draft.answer
+    ]
+    assert all(any(same_number(d, r) for r in real) for d in distractors)
+    assert f"期限{args['years']}年" in written.draft.stem and "等额本息" in written.draft.stem
+    assert same_number(written.calculation.value, key)
+
+
+def test_same_seed_same_question_and_other_seeds_other_people_and_figures() -> None:
+    first = _write(DEED_SLICE, DEED, seed=5).draft
+    assert _write(DEED_SLICE, DEED, seed=5).draft == first
+    others = [_write(DEED_SLICE, DEED, seed=seed).draft for seed in range(6, 12)]
+    assert len({o.stem for o in [first, *others]}) > 4
+    assert len({re.match(r".{0,12}?，(.)", o.stem).group(1) for o in [first, *others]}) > 1  # surnames
+    assert len({o.options[0] for o in [first, *others]}) > 3
+
+
+def test_flexible_calculations_name_clients_strict_ones_use_plain_names() -> None:
+    strict = _write(DEED_SLICE, DEED, mode="strict", seed=2).draft.stem
+    flexible = _write(DEED_SLICE, DEED, mode="flexible", seed=2).draft.stem
+    assert re.search(r"[\u4e00-\u9fff]某", strict)
+    assert re.search(r"先生|女士", flexible)
+
+
+def test_judges_state_the_key_or_one_real_mistakes_result() -> None:
+    seen = set()
+    for seed in range(20):
+        written = _write(DEED_SLICE, DEED, qtype="judge", seed=seed)
+        draft = written.draft
+        assert draft.options == ["正确", "错误"] and draft.stem.endswith("。（　）")
+        stated = numbers_in(draft.stem.rpartition("契税为")[2])[0]
+        key = _key(written)
+        if draft.answer == "A":
+            assert same_number(stated, key)
+        else:
+            assert any(same_number(stated, m) for m in _deed_mistakes(written.calculation.args))
+            assert not same_number(stated, key)
+        seen.add(draft.answer)
+    assert seen == {"A", "B"}
+
+
+def test_declines_when_fewer_than_three_real_mistakes_exist() -> None:
+    slice_ = Slice(
+        id="s-pf", path=("第五篇 贷款", "第十一章 公积金", "一、额度"), mastery="掌握", text="按余额计算。"
+    )
+    fund = Fact(
+        id="f-pf",
+        kind="example",
+        slice_id="s-pf",
+        source="【例】账户余额6万元，按15倍计算，可贷90万元。",
+        calculator="provident_fund_loan",
+        args={"balance_applicant": 60_000, "multiple": 15, "year_coefficient": 1},
+        expected={"loan": 900_000.0},
+    )
+    recipe = CalculationRecipe()
+    assert recipe.write(fund, _brief(slice_, fund, "single")) is None
+    assert recipe.write(fund, _brief(slice_, fund, "judge")) is None  # not one real mistake either
+    stamp = Fact(
+        id="f-stamp",
+        kind="example",
+        slice_id="s-pf",
+        source="【例】个人买卖住房免征印花税。",
+        calculator="stamp_duty",
+        args={"price": 3_000_000, "individual_housing": True},
+    )
+    assert recipe.write(stamp, _brief(slice_, stamp, "single")) is None
+    prose = Fact(id="f-prose", kind="example", slice_id="s-pf", source="【例】某人贷款买房。")
+    assert recipe.write(prose, _brief(slice_, prose, "single")) is None
+
+
+def test_most_calculation_slices_of_the_bundled_kb_yield_a_question_that_passes_the_checks() -> None:
+    from retrieval.compiler import compile_kb
+    from retrieval.kb import load_kb
+
+    slices = load_kb(ROOT / "data" / "knowledge_base.jsonl").slices
+    base = compile_kb(slices)
+    recompute = lambda c: float(calc.run(c.calculator, c.args)[c.field])  # noqa: E731
+    asked = passed = 0
+    for slice_ in slices:
+        examples = [f for f in base.of_slice(slice_.id, "example") if f.calculator]
+        if not examples:
+            continue
+        asked += 1
+        task = Task(slice=slice_, qtype="single", mode="strict", seed=1, facts=base)
+        for fact in examples:
+            written = CalculationRecipe().write(fact, Brief(task=task, facts=base, rng=random.Random(1)))
+            if written is None:
+                continue
+            authored = {
+                "draft": written.draft.model_dump(),
+                "qtype": written.qtype,
+                "calculation": written.calculation.model_dump(),
+            }
+            question = write_question(authored, slice_, "strict")
+            assert run_checks(question, "single", recompute=recompute) == [], question.stem
+            passed += 1
+            break
+    assert asked >= 40
+    assert passed / asked > 0.6

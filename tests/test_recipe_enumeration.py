@@ -1,0 +1,189 @@
+"""Enumeration questions as an examiner reads them: the list's items are the key, the distractors are items
+of a sibling list of the same kind (never the same list), each explained as belonging to the other list;
+灵活 mode only where the list is conduct a person can be shown doing."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from graph.authors.base import Task
+from graph.authors.recipes.base import Brief, Written
+from graph.authors.recipes.enumeration import RECIPE
+from graph.checks import run_checks
+from graph.nodes.writer import write_question
+from retrieval.facts import Fact, FactBase
+from retrieval.models import Slice
+
+SLICE = Slice(
+    id="s-heirs", path=("第六篇 权属", "第十四章 共有与继承", "四、法定继承的顺序"), mastery="掌握", text=""
+)
+
+
+def _list(id_: str, head: str, items: tuple[str, ...], source: str, related: tuple[str, ...] = ()) -> Fact:
+    return Fact(
+        id=id_,
+        kind="enumeration",
+        slice_id=SLICE.id,
+        source=source,
+        subject=head,
+        items=items,
+        related=related,
+    )
+
+
+FIRST = _list(
+    "heirs-1",
+    "第一顺序继承人",
+    ("配偶", "子女", "父母"),
+    "第一顺序继承人为配偶、子女、父母。",
+    ("heirs-2",),
+)
+SECOND = _list(
+    "heirs-2",
+    "第二顺序继承人",
+    ("兄弟姐妹", "祖父母", "外祖父母"),
+    "第二顺序继承人为兄弟姐妹、祖父母、外祖父母。",
+    ("heirs-1",),
+)
+HEIRS = [FIRST, SECOND]
+FORBIDDEN = _list(
+    "conduct-1",
+    "经纪人员的禁止行为",
+    ("承购、承租自己提供经纪服务的房屋", "侵占、挪用房地产交易资金", "对交易当事人隐瞒真实的房屋交易信息"),
+    "经纪人员不得有下列行为：（1）承购、承租自己提供经纪服务的房屋；（2）侵占、挪用房地产交易资金；"
+    "（3）对交易当事人隐瞒真实的房屋交易信息。",
+    ("conduct-2",),
+)
+DUTIES = _list(
+    "conduct-2",
+    "经纪人员应当履行的行为规范",
+    ("向委托人如实报告订立合同的机会", "妥善保管委托人提供的资料", "按照约定为委托人保守商业秘密"),
+    "经纪人员应当履行的行为规范包括：（1）向委托人如实报告订立合同的机会；（2）妥善保管委托人提供的资料；"
+    "（3）按照约定为委托人保守商业秘密。",
+    ("conduct-1",),
+)
+CONDUCT = [FORBIDDEN, DUTIES]
+
+
+def _write(fact: Fact, facts: list[Fact], qtype: str, mode: str = "strict", seed: int = 0) -> Written | None:
+    task = Task(slice=SLICE, qtype=qtype, mode=mode, seed=seed, facts=FactBase(facts))
+    return RECIPE.write(fact, Brief(task=task, facts=task.facts, rng=random.Random(seed)))
+
+
+def _passes(written: Written, qtype: str, mode: str) -> list[str]:
+    authored = {"draft": written.draft.model_dump(), "qtype": written.qtype, "fact_ids": written.fact_ids}
+    return [issue.detail for issue in run_checks(write_question(authored, SLICE, mode), qtype)]
+
+
+def _keys(written: Written) -> set[str]:
+    return {written.draft.options[ord(letter) - 65] for letter in written.draft.answer}
+
+
+def test_multi_keys_the_list_and_takes_every_distractor_from_the_sibling_list():
+    for seed in range(8):
+        written = _write(FIRST, HEIRS, "multi", seed=seed)
+        assert written is not None
+        draft = written.draft
+        wrong = set(draft.options) - _keys(written)
+        assert 2 <= len(_keys(written)) <= 3 and _keys(written) <= set(FIRST.items)
+        assert wrong and wrong <= set(SECOND.items)
+        assert len(set(draft.options)) == len(draft.options) >= 4
+        assert max(len(o) for o in draft.options) <= 6
+        for option in wrong:
+            assert f"“{option}”属于第二顺序继承人，不属于第一顺序继承人" in draft.explanation
+        assert FIRST.source in draft.explanation and SECOND.source in draft.sources
+        assert _passes(written, "multi", "strict") == []
+
+
+def test_single_asks_either_what_belongs_or_what_does_not():
+    frames = set()
+    for seed in range(12):
+        written = _write(SECOND, HEIRS, "single", seed=seed)
+        assert written is not None
+        (key,) = _keys(written)
+        asks_outsider = "不属于" in written.draft.stem
+        frames.add(asks_outsider)
+        assert key in (FIRST.items if asks_outsider else SECOND.items)
+        assert _passes(written, "single", "strict") == []
+    assert frames == {True, False}
+
+
+def test_judge_is_true_exactly_when_every_named_item_is_on_the_list():
+    answers = set()
+    for seed in range(16):
+        written = _write(FIRST, HEIRS, "judge", seed=seed)
+        assert written is not None
+        named = set(re.findall("|".join(FIRST.items + SECOND.items), written.draft.stem.split("第一顺序")[0]))
+        named |= set(re.findall("|".join(FIRST.items + SECOND.items), written.draft.stem.split("包括")[-1]))
+        assert (written.draft.answer == "A") == (not named & set(SECOND.items))
+        answers.add(written.draft.answer)
+    assert answers == {"A", "B"}
+
+
+def test_a_list_without_a_sibling_of_its_kind_is_declined():
+    for qtype in ("multi", "single", "judge"):
+        assert _write(FIRST, [FIRST], qtype) is None
+    # the duties are not heirs: a 禁止行为 item among 配偶 and 子女 would eliminate itself
+    assert _write(FIRST, [FIRST, FORBIDDEN], "multi") is None
+
+
+def test_flexible_shows_a_person_doing_an_act_and_asks_whether_it_is_forbidden():
+    answers = set()
+    for seed in range(10):
+        written = _write(FORBIDDEN, CONDUCT, "judge", "flexible", seed)
+        assert written is not None
+        stem = written.draft.stem
+        name = re.search(r"\d+日，(.某)", stem)[1]
+        assert f"{name}的这一行为属于经纪人员的禁止行为" in stem
+        act = stem.split(name, 1)[1].split("。")[0]
+        assert (written.draft.answer == "A") == (act in FORBIDDEN.items)
+        assert _passes(written, "judge", "flexible") == []
+        answers.add(written.draft.answer)
+    assert answers == {"A", "B"}
+
+
+def test_a_list_that_is_no_conduct_has_no_flexible_question():
+    for qtype in ("multi", "single", "judge"):
+        assert _write(FIRST, HEIRS, qtype, "flexible") is None
+
+
+def test_same_seed_same_question_other_seeds_vary_it():
+    assert _write(FIRST, HEIRS, "multi", seed=4) == _write(FIRST, HEIRS, "multi", seed=4)
+    shown = {tuple(w.draft.options) for seed in range(8) if (w := _write(FIRST, HEIRS, "multi", seed=seed))}
+    assert len(shown) > 1
+
+
+@pytest.fixture(scope="module")
+def compiled() -> tuple[FactBase, dict[str, Slice]]:
+    compiler = pytest.importorskip("retrieval.compiler")
+    from retrieval.kb import load_kb
+
+    slices = load_kb(Path(__file__).resolve().parent.parent / "data" / "knowledge_base.jsonl").slices
+    return compiler.compile_kb(slices), {s.id: s for s in slices}
+
+
+def test_the_bundled_knowledge_base_yields_enumeration_questions_that_pass_the_checks(compiled):
+    facts, slices = compiled
+    asked = answered = 0
+    for fact in facts:
+        if fact.kind != "enumeration":
+            continue
+        asked += 1
+        produced = False
+        for qtype in RECIPE.qtypes:
+            for mode in ("strict", "flexible"):
+                task = Task(slice=slices[fact.slice_id], qtype=qtype, mode=mode, seed=1, facts=facts)
+                written = RECIPE.write(fact, Brief(task=task, facts=facts, rng=random.Random(1)))
+                if written is None:
+                    continue
+                authored = {"draft": written.draft.model_dump(), "qtype": written.qtype}
+                question = write_question(authored, slices[fact.slice_id], mode)
+                assert run_checks(question, qtype) == [], (fact.id, question.stem)
+                assert set(question.options) - set(fact.items) or qtype == "judge"
+                produced = True
+        answered += produced
+    assert asked and answered * 6 >= asked

@@ -1,0 +1,219 @@
+"""Table questions as an examiner reads them: a row is the situation and the other rows' cells of the same
+column are the distractors (1% / 1.5% / 2% / 3%), each explained by its own row; 灵活 lookups give a client's
+concrete figure instead of the row's bound; comparison tables are not asked as lookups."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from graph.authors.base import Task
+from graph.authors.recipes.base import Brief, Written
+from graph.authors.recipes.table import RECIPE
+from graph.checks import run_checks
+from graph.nodes.writer import write_question
+from retrieval.facts import Fact, FactBase
+from retrieval.models import Slice
+
+SLICE = Slice(
+    id="s-deed", path=("第四篇 交易税费", "第七章 买方税费", "三、契税的税率"), mastery="掌握", text=""
+)
+DEED_HEADER = ("家庭住房套数", "建筑面积", "契税税率")
+LAYOUT_HEADER = ("户型", "特点")
+CONDUCT_HEADER = ("类别", "禁止行为")
+
+
+def _rows(prefix: str, header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[Fact]:
+    ids = [f"{prefix}{i}" for i in range(len(rows))]
+    return [
+        Fact(
+            id=ids[i],
+            kind="table_row",
+            slice_id=SLICE.id,
+            source="| " + " | ".join(cells) + " |",
+            subject=cells[0],
+            header=header,
+            items=cells,
+            related=tuple(other for other in ids if other != ids[i]),
+        )
+        for i, cells in enumerate(rows)
+    ]
+
+
+DEED = _rows(
+    "deed",
+    DEED_HEADER,
+    [
+        ("首套", "140㎡及以下", "1%"),
+        ("首套", "140㎡以上", "1.5%"),
+        ("第二套", "140㎡以上", "2%"),
+        ("第三套及以上", "—", "3%"),
+    ],
+)
+LAYOUT = _rows(
+    "layout",
+    LAYOUT_HEADER,
+    [
+        ("平层", "全部房间位于同一楼层平面"),
+        ("错层", "同一套内不同功能区的地面有高差，但不足一个自然层"),
+        ("跃层", "一套住房占用上下两个自然层，套内设楼梯连通"),
+        ("复式", "在层高较高的一个自然层内增建夹层"),
+    ],
+)
+CONDUCT = _rows(
+    "conduct",
+    CONDUCT_HEADER,
+    [
+        ("自我交易", "承购、承租自己提供经纪服务的房屋"),
+        ("资金挪用", "侵占、挪用房地产交易资金"),
+        ("赚取差价", "对交易当事人隐瞒真实的房屋交易信息，低价收进高价卖出房屋赚取差价"),
+        ("操纵价格", "捏造散布涨价信息"),
+    ],
+)
+COMPARISON = _rows(
+    "compare",
+    ("比较项目", "居间", "代理"),
+    [
+        ("行事名义", "以经纪机构自己的名义", "以委托人的名义"),
+        ("委托方", "可同时接受买卖双方委托", "通常只代表一方"),
+        ("法律后果", "由交易双方各自承担", "由被代理人承担"),
+    ],
+)
+
+
+def _write(fact: Fact, facts: list[Fact], qtype: str, mode: str = "strict", seed: int = 0) -> Written | None:
+    task = Task(slice=SLICE, qtype=qtype, mode=mode, seed=seed, facts=FactBase(facts))
+    return RECIPE.write(fact, Brief(task=task, facts=task.facts, rng=random.Random(seed)))
+
+
+def _passes(written: Written, qtype: str, mode: str) -> list[str]:
+    authored = {"draft": written.draft.model_dump(), "qtype": written.qtype, "fact_ids": written.fact_ids}
+    return [issue.detail for issue in run_checks(write_question(authored, SLICE, mode), qtype)]
+
+
+def _key(written: Written) -> str:
+    return written.draft.options[ord(written.draft.answer) - 65]
+
+
+def test_a_lookup_offers_the_same_column_of_the_other_rows_each_explained_by_its_row():
+    written = _write(DEED[1], DEED, "single")
+    assert written is not None
+    draft = written.draft
+    assert "首套" in draft.stem and "140㎡以上" in draft.stem and "1.5" not in draft.stem
+    assert draft.options == ["1%", "1.5%", "2%", "3%"] and _key(written) == "1.5%"
+    analysis = draft.explanation.split("试题分析：")[1]
+    assert "“2%”是第二套，建筑面积140㎡以上的契税税率" in analysis
+    assert "“3%”是第三套及以上的契税税率" in analysis
+    assert all(row.source in draft.sources for row in DEED)
+    assert _passes(written, "single", "strict") == []
+
+
+def test_a_flexible_lookup_is_a_clients_figure_not_the_rows_bound():
+    seen = set()
+    for seed in range(8):
+        written = _write(DEED[0], DEED, "single", "flexible", seed)
+        assert written is not None
+        stem = written.draft.stem
+        assert "140㎡及以下" not in stem and re.search(r"先生|女士", stem)
+        area = float(re.search(r"(\d+)㎡", stem)[1])
+        assert area < 140 and _key(written) == "1%"
+        assert _passes(written, "single", "flexible") == []
+        seen.add(stem)
+    assert len(seen) > 1  # another client, another figure
+
+
+def test_a_flexible_judge_states_the_rows_value_or_a_neighbours():
+    answers = set()
+    for seed in range(12):
+        written = _write(DEED[1], DEED, "judge", "flexible", seed)
+        assert written is not None
+        stated = re.search(r"为(\d+(?:\.\d+)?%)。", written.draft.stem)[1]
+        assert (written.draft.answer == "A") == (stated == "1.5%")
+        answers.add(written.draft.answer)
+    assert answers == {"A", "B"}
+
+
+def test_recognition_describes_the_row_and_asks_its_label():
+    written = _write(LAYOUT[2], LAYOUT, "single")
+    assert written is not None
+    draft = written.draft
+    assert "一套住房占用上下两个自然层" in draft.stem and "跃层" not in draft.stem
+    assert _key(written) == "跃层" and set(draft.options) <= {"平层", "错层", "跃层", "复式"}
+    for option in draft.options:
+        assert f"选项{chr(65 + draft.options.index(option))}“{option}”的特点是" in draft.explanation
+    assert _passes(written, "single", "strict") == []
+
+
+def test_a_label_the_description_all_but_names_is_not_asked():
+    # "…赚取差价" would hand the examinee the label 赚取差价
+    for seed in range(6):
+        written = _write(CONDUCT[2], CONDUCT, "single", seed=seed)
+        assert written is None or "赚取差价" not in written.draft.options
+
+
+def test_conduct_becomes_a_persons_act_in_flexible_mode():
+    written = _write(CONDUCT[0], CONDUCT, "single", "flexible")
+    assert written is not None
+    stem = written.draft.stem
+    name = re.search(r"，(.某)承购", stem)[1]
+    assert stem.endswith(f"{name}的这一行为属于（　）。") and _key(written) == "自我交易"
+    assert _passes(written, "single", "flexible") == []
+
+
+def test_descriptions_that_are_no_conduct_are_not_told_as_acts():
+    for seed in range(6):
+        written = _write(LAYOUT[3], LAYOUT, "single", "flexible", seed)
+        assert written is None or "行为" not in written.draft.stem
+
+
+def test_comparison_tables_and_tables_too_small_are_declined():
+    for row in COMPARISON:
+        assert _write(row, COMPARISON, "single") is None
+    assert _write(DEED[0], DEED[:2], "single") is None
+
+
+def test_strict_and_flexible_stems_differ_and_seeds_vary_the_question():
+    strict = _write(DEED[0], DEED, "single")
+    flexible = _write(DEED[0], DEED, "single", "flexible")
+    assert strict is not None and flexible is not None
+    assert "140㎡及以下" in strict.draft.stem and "140㎡及以下" not in flexible.draft.stem
+    again = _write(DEED[0], DEED, "single", "flexible")
+    assert again is not None and again.draft == flexible.draft
+    orders = {
+        tuple(w.draft.options) for seed in range(8) if (w := _write(LAYOUT[0], LAYOUT, "single", seed=seed))
+    }
+    assert len(orders) > 1
+
+
+@pytest.fixture(scope="module")
+def compiled() -> tuple[FactBase, dict[str, Slice]]:
+    compiler = pytest.importorskip("retrieval.compiler")
+    from retrieval.kb import load_kb
+
+    slices = load_kb(Path(__file__).resolve().parent.parent / "data" / "knowledge_base.jsonl").slices
+    return compiler.compile_kb(slices), {s.id: s for s in slices}
+
+
+def test_the_bundled_knowledge_base_yields_table_questions_that_pass_the_checks(compiled):
+    facts, slices = compiled
+    asked = answered = 0
+    for fact in facts:
+        if fact.kind != "table_row":
+            continue
+        asked += 1
+        produced = False
+        for qtype in RECIPE.qtypes:
+            for mode in ("strict", "flexible"):
+                task = Task(slice=slices[fact.slice_id], qtype=qtype, mode=mode, seed=1, facts=facts)
+                written = RECIPE.write(fact, Brief(task=task, facts=facts, rng=random.Random(1)))
+                if written is None:
+                    continue
+                authored = {"draft": written.draft.model_dump(), "qtype": written.qtype}
+                question = write_question(authored, slices[fact.slice_id], mode)
+                assert run_checks(question, qtype) == [], (fact.id, question.stem)
+                produced = True
+        answered += produced
+    assert asked and answered * 5 >= asked * 2

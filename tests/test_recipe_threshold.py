@@ -1,0 +1,260 @@
+"""Threshold questions as an examiner reads them: number traps are values that occur beside the threshold
+(40 / 50 / 70 years), never an edit of the right number; a false statement is false under any reading;
+灵活 questions are a person's case whose figure meets or misses the condition."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from graph.authors.base import Task
+from graph.authors.recipes.base import Brief, Written
+from graph.authors.recipes.threshold import RECIPE, bounds, case_value, concrete
+from graph.checks import run_checks
+from graph.nodes.writer import write_question
+from retrieval.facts import Fact, FactBase
+from retrieval.models import Slice
+
+SLICE = Slice(id="s-land", path=("第一篇 土地", "第二章 土地使用权", "三、出让年限"), mastery="掌握", text="")
+
+
+def _land(id_: str, use: str, years: int, siblings: tuple[str, ...] = ()) -> Fact:
+    return Fact(
+        id=id_,
+        kind="threshold",
+        slice_id=SLICE.id,
+        source=f"{use}使用权出让的最高年限为{years}年。",
+        subject=f"{use}使用权出让的最高年限",
+        comparator="为",
+        value=float(years),
+        unit="年",
+        value_text=f"{years}年",
+        siblings=siblings,
+    )
+
+
+RESIDENTIAL = _land("t-home", "居住用地", 70, ("40年", "50年"))
+LAND = [
+    RESIDENTIAL,
+    _land("t-shop", "商业、旅游、娱乐用地", 40),
+    _land("t-works", "工业用地", 50),
+    _land("t-school", "教育、科技、文化、卫生、体育用地", 50),
+]
+
+
+def _rate(id_: str, home: str, area: str, rate: str, siblings: tuple[str, ...] = ()) -> Fact:
+    condition = f"{home}面积为{area}" if area else home
+    return Fact(
+        id=id_,
+        kind="threshold",
+        slice_id=SLICE.id,
+        source=f"{condition}的，契税税率为{rate}。",
+        subject="契税税率",
+        comparator="为",
+        value=float(rate.removesuffix("%")),
+        unit="%",
+        value_text=rate,
+        condition=condition,
+        siblings=siblings,
+    )
+
+
+SMALL = _rate("t-small", "家庭首套住房", "140平方米及以下", "1%", ("1.5%", "2%", "3%"))
+LARGE = _rate("t-large", "家庭首套住房", "140平方米以上", "1.5%")
+SECOND = _rate("t-second", "家庭第二套住房", "140平方米以上", "2%")
+THIRD = _rate("t-third", "家庭第三套及以上住房", "", "3%")
+RATES = [SMALL, LARGE, SECOND, THIRD]
+HEIGHT = Fact(
+    id="t-height",
+    kind="threshold",
+    slice_id=SLICE.id,
+    source="卧室、起居室的室内净高不应低于2.40米。",
+    subject="卧室、起居室的室内净高",
+    comparator="不低于",
+    value=2.4,
+    unit="米",
+    value_text="2.40米",
+    siblings=("2.20米", "2.60米", "2.80米"),
+)
+EXEMPT = Fact(
+    id="t-exempt",
+    kind="threshold",
+    slice_id=SLICE.id,
+    source="自2026年1月1日起，个人将购买2年以上（含2年）的住房对外销售的，免征增值税。",
+    subject="免征增值税",
+    comparator="以上",
+    value=2.0,
+    unit="年",
+    value_text="2年",
+    condition="个人将购买2年以上（含2年）的住房对外销售",
+    siblings=("1年", "5年"),
+)
+
+
+def _write(fact: Fact, facts: list[Fact], qtype: str, mode: str = "strict", seed: int = 0) -> Written | None:
+    task = Task(slice=SLICE, qtype=qtype, mode=mode, seed=seed, facts=FactBase(facts))
+    return RECIPE.write(fact, Brief(task=task, facts=task.facts, rng=random.Random(seed)))
+
+
+def _passes(written: Written, qtype: str, mode: str) -> list[str]:
+    authored = {"draft": written.draft.model_dump(), "qtype": written.qtype, "fact_ids": written.fact_ids}
+    return [issue.detail for issue in run_checks(write_question(authored, SLICE, mode), qtype)]
+
+
+def _numbers(text: str) -> set[float]:
+    return {float(n) for n in re.findall(r"\d+(?:\.\d+)?", text)}
+
+
+def test_single_offers_the_sibling_values_in_order_and_names_whose_they_are():
+    written = _write(LARGE, RATES, "single")
+    assert written is not None
+    draft = written.draft
+    assert draft.stem.endswith("（　）。") and "1.5" not in draft.stem
+    assert draft.options == ["1%", "1.5%", "2%", "3%"]  # the papers print numbers in order
+    assert draft.options[ord(draft.answer) - 65] == "1.5%"
+    analysis = draft.explanation.split("试题分析：")[1]
+    assert "“2%”对应的是家庭第二套住房面积为140平方米以上的契税税率" in analysis  # whose 2% is
+    assert "“3%”对应的是家庭第三套及以上住房的契税税率" in analysis
+    assert LARGE.source in draft.explanation and LARGE.source in draft.sources
+    assert written.fact_ids == [LARGE.id]
+    assert _passes(written, "single", "strict") == []
+
+
+def test_single_is_declined_without_three_real_siblings():
+    # 70 / 50 / 40 years are all the values the land terms have: two siblings, no fourth option to invent
+    assert _write(RESIDENTIAL, LAND, "single") is None
+    assert _write(LARGE, [LARGE], "single") is None
+
+
+def test_a_land_term_judge_takes_its_trap_from_another_use():
+    for seed in range(10):
+        written = _write(RESIDENTIAL, LAND, "judge", seed=seed)
+        assert written is not None
+        stated = _numbers(written.draft.stem)
+        assert stated <= {70, 50, 40}
+        if written.draft.answer == "B":
+            assert (
+                "对应的是" in written.draft.explanation
+                and "用地使用权出让的最高年限" in written.draft.explanation
+            )
+
+
+def test_false_statements_move_a_bound_only_the_way_that_makes_them_false():
+    shown = set()
+    for seed in range(30):
+        written = _write(HEIGHT, [HEIGHT], "judge", seed=seed)
+        assert written is not None
+        stated = _numbers(written.draft.stem)
+        shown |= stated
+        # 不低于2.60米 would still hold for a room that meets 不低于2.40米: never offered as false
+        assert stated & {2.6, 2.8} == set()
+        assert (written.draft.answer == "A") == (stated == {2.4})
+    assert {2.4, 2.2} <= shown
+
+
+def test_judge_is_declined_when_it_could_only_be_true():
+    lone = _land("t-lone", "居住用地", 70)
+    assert _write(lone, [lone], "judge") is None
+
+
+def test_a_flexible_case_puts_a_concrete_figure_in_the_condition():
+    answers = set()
+    for seed in range(12):
+        written = _write(SMALL, RATES, "judge", "flexible", seed)
+        if written is None:
+            continue
+        stem = written.draft.stem
+        assert "140平方米及以下" not in stem and re.search(r"先生|女士|某", stem)
+        area = float(re.search(r"面积为(\d+)平方米", stem)[1])
+        rate = float(re.search(r"税率为(\d+(?:\.\d+)?)%", stem)[1])
+        right = 1.0 if area <= 140 else 1.5
+        assert (written.draft.answer == "A") == (rate == right)
+        assert _passes(written, "judge", "flexible") == []
+        answers.add(written.draft.answer)
+    assert answers == {"A", "B"}
+
+
+def test_flexible_single_asks_the_value_of_a_case():
+    written = _write(SMALL, RATES, "single", "flexible")
+    assert written is not None
+    stem = written.draft.stem
+    assert "140平方米及以下" not in stem and re.search(r"先生|女士", stem)
+    assert written.draft.options[ord(written.draft.answer) - 65] == "1%"
+    assert _passes(written, "single", "flexible") == []
+
+
+def test_a_consequence_is_claimed_for_a_person_who_meets_or_misses_its_condition():
+    seen = set()
+    for seed in range(12):
+        written = _write(EXEMPT, [EXEMPT], "judge", "flexible", seed)
+        assert written is not None
+        stem = written.draft.stem
+        assert "个人" not in stem and "（含2年）" not in stem and stem.endswith("免征增值税。（　）")
+        held = float(re.search(r"购买(\d+(?:\.\d+)?)年", stem)[1])
+        assert (written.draft.answer == "A") == (held >= 2)
+        assert int(stem[:4]) >= 2026  # dated when the rule is in force
+        seen.add(written.draft.answer)
+    assert seen == {"A", "B"}
+
+
+def test_strict_and_flexible_stems_differ_visibly():
+    strict = _write(SMALL, RATES, "single")
+    flexible = _write(SMALL, RATES, "single", "flexible")
+    assert strict is not None and flexible is not None
+    assert "140平方米及以下" in strict.draft.stem
+    assert re.search(r"先生|女士", flexible.draft.stem) and not re.search(r"先生|女士", strict.draft.stem)
+
+
+def test_same_seed_same_question_other_seeds_other_questions():
+    first = _write(SMALL, RATES, "judge", "flexible", seed=3)
+    again = _write(SMALL, RATES, "judge", "flexible", seed=3)
+    assert first is not None and again is not None and first.draft == again.draft
+    stems = {w.draft.stem for seed in range(10) if (w := _write(SMALL, RATES, "judge", "flexible", seed))}
+    assert len(stems) > 1
+
+
+def test_bounds_are_read_the_way_the_field_writes_them():
+    below = bounds("面积140平方米及以下")[0]
+    assert (below.low, below.high, below.unit) == (None, 140, "平方米")
+    assert concrete("面积140平方米及以下", below, case_value(below, meets=True) or 0) != "面积140平方米"
+    floors = bounds("4～6层")[0]
+    assert floors.low == 4 and floors.high == 6 and case_value(floors, meets=True) == 5
+    tall = bounds("27米＜高度≤100米")[0]
+    assert tall.lead == "高度" and 27 < (case_value(tall, meets=True) or 0) < 100
+    held = bounds("持有满2年")[0]
+    assert (case_value(held, meets=True) or 0) > 2 > (case_value(held, meets=False) or 99)
+    assert bounds("首付款为房价的30%") == []
+
+
+@pytest.fixture(scope="module")
+def compiled() -> tuple[FactBase, dict[str, Slice]]:
+    compiler = pytest.importorskip("retrieval.compiler")
+    from retrieval.kb import load_kb
+
+    slices = load_kb(Path(__file__).resolve().parent.parent / "data" / "knowledge_base.jsonl").slices
+    return compiler.compile_kb(slices), {s.id: s for s in slices}
+
+
+def test_the_bundled_knowledge_base_yields_threshold_questions_that_pass_the_checks(compiled):
+    facts, slices = compiled
+    asked = answered = 0
+    for fact in facts:
+        if fact.kind != "threshold":
+            continue
+        asked += 1
+        produced = False
+        for qtype in RECIPE.qtypes:
+            for mode in ("strict", "flexible"):
+                task = Task(slice=slices[fact.slice_id], qtype=qtype, mode=mode, seed=1, facts=facts)
+                written = RECIPE.write(fact, Brief(task=task, facts=facts, rng=random.Random(1)))
+                if written is None:
+                    continue
+                authored = {"draft": written.draft.model_dump(), "qtype": written.qtype}
+                question = write_question(authored, slices[fact.slice_id], mode)
+                assert run_checks(question, qtype) == [], (fact.id, question.stem)
+                produced = True
+        answered += produced
+    assert asked and answered >= asked // 5
