@@ -10,7 +10,14 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS: tuple[str, ...] = ("bench.retrieval", "bench.generation", "bench.critic", "bench.bot_load")
+BENCHMARKS: tuple[str, ...] = (
+    "bench.retrieval",
+    "bench.compiler",
+    "bench.authoring",
+    "bench.generation",
+    "bench.critic",
+    "bench.bot_load",
+)
 
 Row = tuple[str, str, str, bool | None]
 

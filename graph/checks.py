@@ -8,17 +8,17 @@ from collections.abc import Callable
 from pydantic import ValidationError
 
 from graph.format import (
-    EXPLANATION_PARTS,
+    ANALYSIS,
     JUDGE_OPTIONS,
     MAX_OPTIONS,
     OPTION_LIMIT,
-    STEM_LIMIT,
     conclusion_letters,
     explanation_parts,
     fits_short_explanation,
     numbers_in,
     same_number,
 )
+from graph.lint import lint
 from graph.schemas import BLANK, Calculation, Issue, Question
 
 Recompute = Callable[[Calculation], float]
@@ -80,17 +80,14 @@ def check_text(q: Question) -> list[Issue]:
     issues: list[Issue] = []
     if BLANK not in q.stem:
         issues.append(_issue("format_error", "minor", "题干缺少作答空位（　）"))
-    if len(q.stem) > STEM_LIMIT:
-        issues.append(_issue("format_error", "minor", f"题干{len(q.stem)}字，超过{STEM_LIMIT}字"))
     long_options = [chr(65 + i) for i, o in enumerate(q.options) if len(o) > OPTION_LIMIT]
     if long_options:
         issues.append(_issue("format_error", "minor", f"选项{''.join(long_options)}超过{OPTION_LIMIT}字"))
     if not fits_short_explanation(q.short_explanation):
         issues.append(_issue("format_error", "minor", "简短解析超过200字或多于2个换行"))
     parts = explanation_parts(q.explanation)
-    missing = [name for name in EXPLANATION_PARTS if not parts.get(name)]
-    if missing:
-        issues.append(_issue("incompleteness", "minor", f"解析缺少{'、'.join(missing)}"))
+    if not (parts.get(ANALYSIS) if parts else q.explanation.strip()):
+        issues.append(_issue("incompleteness", "minor", "解析没有试题分析，看不出为什么选这个答案"))
     stated = conclusion_letters(q.explanation, q.qtype)
     if stated is not None and stated != q.answer_text:
         issues.append(_issue("answer_mismatch", "major", f"解析结论为{stated}，与答案{q.answer_text}不一致"))
@@ -172,7 +169,7 @@ def run_checks(
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         return [_issue("format_error", "major", f"题目结构不合法：{where} {first['msg']}")]
-    issues = check_structure(q) + check_type(q, requested) + check_text(q)
+    issues = check_structure(q) + check_type(q, requested) + check_text(q) + lint(q)
     if recompute is not None:
         issues += check_calculation(q, recompute)
     if duplicate_score is not None:

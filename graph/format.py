@@ -16,13 +16,39 @@ SHORT_EXPLANATION_LIMIT = 200
 SHORT_EXPLANATION_LINE_BREAKS = 2
 MAX_OPTIONS = 12
 JUDGE_OPTIONS = ["正确", "错误"]
-EXPLANATION_PARTS = ("教材依据", "试题分析", "结论")
+BASIS, ANALYSIS, CONCLUSION = EXPLANATION_PARTS = ("教材原文", "试题分析", "结论")
 LETTERS = "ABCDEFGHIJKL"
 
 _BLANK_VARIANTS = re.compile(r"[（(]\s*[)）]|_{2,}")
 _OPTION_PREFIX = re.compile(r"^\s*[A-La-l]\s*[.．、:：)）]\s*")
 _SPACES = re.compile(r"[ \t\u00a0\u3000]+")
-_PART_SPLIT = re.compile(r"(教材依据|试题分析|结论)\s*[：:]")
+# The headings real papers use for each part. A heading that can stand for two parts ("答案解析" is the
+# analysis in one paper and the conclusion in another) takes the first of them still free.
+_HEADINGS: dict[str, tuple[str, ...]] = {
+    "教材原文": (BASIS,),
+    "教材依据": (BASIS,),
+    "试题分析": (ANALYSIS,),
+    "试题解析": (ANALYSIS,),
+    "分析": (ANALYSIS,),
+    "解析": (ANALYSIS, CONCLUSION),
+    "答案解析": (ANALYSIS, CONCLUSION),
+    "结论": (CONCLUSION,),
+    "试题结论": (CONCLUSION,),
+}
+_HEADING_NAMES = "|".join(sorted(_HEADINGS, key=len, reverse=True))
+_PART_NUMBER = r"(?:\d{1,2}\s*[、.．]|[（(]\s*\d{1,2}\s*[)）]|[一二三]\s*、|[①②③])"
+# A heading starts the text, a line or a sentence, may be numbered, and ends with a colon; in 【】 it needs
+# neither the boundary nor the colon.
+_HEADING = re.compile(
+    rf"(?:^|(?<=[\s。；;！!？?]))\s*(?:{_PART_NUMBER}\s*)?({_HEADING_NAMES})\s*[：:]"
+    rf"|\s*(?:{_PART_NUMBER}\s*)?【\s*({_HEADING_NAMES})\s*】\s*[：:]?"
+)
+_CHOSEN = re.compile(
+    r"(?:选(?!项)|答案(?:应)?(?:为|是|选)?|正确(?:答案|选项)(?:为|是|有)?)\s*[：:]?\s*[“\"]?"
+    r"([A-L](?:\s*[、,，和及与]?\s*[A-L])*)(?![A-Za-z])"
+)
+_JUDGED_FALSE = re.compile(r"错误|不正确|不对|不成立|不符|有误|错|×|✗")
+_JUDGED_TRUE = re.compile(r"正确|对|成立|符合|相符|√|✓")
 
 
 def clean_text(text: str) -> str:
@@ -50,16 +76,42 @@ def normalise_answer(answer: str | list[str], option_count: int) -> list[str]:
 
 
 def explanation_parts(explanation: str) -> dict[str, str]:
-    """Split a three-part explanation into its named parts (missing parts are absent from the dict)."""
-    pieces = _PART_SPLIT.split(explanation)
+    """The explanation's parts under their canonical names, whatever headings and numbering the author or
+    the paper used; empty when it has no headings at all. Text before the first heading opens the analysis."""
+    found = list(_HEADING.finditer(explanation))
+    if not found:
+        return {}
     parts: dict[str, str] = {}
-    for name, body in zip(pieces[1::2], pieces[2::2], strict=False):
-        parts[name] = body.strip()
+    preface = explanation[: found[0].start()].strip()
+    for index, heading in enumerate(found):
+        end = found[index + 1].start() if index + 1 < len(found) else len(explanation)
+        body = explanation[heading.end() : end].strip()
+        names = _HEADINGS[heading.group(1) or heading.group(2)]
+        name = next((n for n in names if n not in parts), names[-1])
+        parts[name] = f"{parts[name]}\n{body}".strip() if name in parts else body
+    if preface:
+        parts[ANALYSIS] = f"{preface}\n{parts.get(ANALYSIS, '')}".strip()
     return parts
 
 
 def compose_explanation(basis: str, analysis: str, conclusion: str) -> str:
-    return f"教材依据：{basis.strip()}\n试题分析：{analysis.strip()}\n结论：{conclusion.strip()}"
+    """The display form, one numbered part a line; a part with nothing to say is left out."""
+    bodies = [
+        (name, body.strip())
+        for name, body in zip(EXPLANATION_PARTS, (basis, analysis, conclusion), strict=True)
+    ]
+    shown = [(name, body) for name, body in bodies if body]
+    return "\n".join(f"{number}、{name}：{body}" for number, (name, body) in enumerate(shown, 1))
+
+
+def display_explanation(explanation: str, answer: str, qtype: str, basis: str = "") -> str:
+    """Any author's or paper's explanation in the display form: unheaded text is the analysis, `basis`
+    stands in for a missing 教材原文, and a conclusion that names no answer gets the key appended."""
+    parts = explanation_parts(explanation) or {ANALYSIS: explanation.strip()}
+    conclusion = parts.get(CONCLUSION, "")
+    if _stated(conclusion, qtype) is None:
+        conclusion = f"{conclusion.rstrip('。')}。本题选{answer}。".lstrip("。")
+    return compose_explanation(parts.get(BASIS) or basis, parts.get(ANALYSIS, ""), conclusion)
 
 
 def _cut(text: str, limit: int) -> str:
@@ -75,9 +127,9 @@ def short_explanation(explanation: str) -> str:
     parts = explanation_parts(explanation)
     if not parts:
         return _cut(clean_text(explanation).replace("\n", " "), SHORT_EXPLANATION_LIMIT)
-    conclusion = parts.get("结论", "")
-    analysis = parts.get("试题分析", "") or parts.get("教材依据", "")
-    head = f"结论：{conclusion}" if conclusion else ""
+    conclusion = parts.get(CONCLUSION, "")
+    analysis = parts.get(ANALYSIS, "") or parts.get(BASIS, "")
+    head = f"{CONCLUSION}：{conclusion}" if conclusion else ""
     room = SHORT_EXPLANATION_LIMIT - len(head) - 1
     if head and room < 20:
         return _cut(head, SHORT_EXPLANATION_LIMIT)
@@ -90,17 +142,19 @@ def fits_short_explanation(text: str) -> bool:
 
 
 def conclusion_letters(explanation: str, qtype: str) -> str | None:
-    """The answer the explanation's conclusion states, if it states one recognisably."""
-    conclusion = explanation_parts(explanation).get("结论") or ""
-    if not conclusion:
-        return None
-    found = re.search(r"(?:选|答案[为是]?|选项)\s*[：:]?\s*([A-L](?:\s*[、,，和及与]?\s*[A-L])*)", conclusion)
-    if found:
-        return "".join(sorted(set(re.findall(r"[A-L]", found.group(1)))))
+    """The answer the explanation's conclusion states, if it states one recognisably: "本题选C",
+    "答案为ABD", "正确答案是B、D"; for a true/false item also "该说法错误", "故本题说法正确"."""
+    return _stated(explanation_parts(explanation).get(CONCLUSION, ""), qtype)
+
+
+def _stated(conclusion: str, qtype: str) -> str | None:
+    chosen = _CHOSEN.findall(conclusion)
+    if chosen:
+        return "".join(sorted(set(re.findall(r"[A-L]", chosen[-1]))))
     if qtype == "judge":
-        if re.search(r"(错误|不正确|不对|不成立|×)", conclusion):
+        if _JUDGED_FALSE.search(conclusion):
             return "B"
-        if re.search(r"(正确|成立|√)", conclusion):
+        if _JUDGED_TRUE.search(conclusion):
             return "A"
     return None
 

@@ -78,7 +78,7 @@ class GenerationService:
             duplicate_score=duplicate_scorer(index),
             author=author,
             run_calculator=calc.run,
-            calculators_for=partial(_calculators_for, facts=self.facts),
+            calculators_for=partial(calculators_for, facts=self.facts),
             few_shot_k=settings.retrieval.few_shot_k,
             duplicate_threshold=settings.retrieval.duplicate_threshold,
             questions_by_id={q.id: q for q in sources.questions},
@@ -299,7 +299,7 @@ async def _last_result(events: AsyncIterator[Progress | Result]) -> Result:
     return last
 
 
-def _calculators_for(slice_: Slice, facts: FactBase) -> list[str]:
+def calculators_for(slice_: Slice, facts: FactBase) -> list[str]:
     """Calculators that reproduce the slice's own worked examples (given as calc_examples, or read from its
     prose by the compiler); a model author may also pick any registered one."""
     found = [e.calculator for e in slice_.calc_examples] + [

@@ -62,7 +62,7 @@ async def test_a_round_is_graded_explained_and_scored(tmp_path: Path, qtype: str
                 await client.vote(alice, quiz, answer)
                 feedback = await client.wait_for_text(alice, "解析")
                 assert ("回答正确" in feedback.text) == (number % 2 == 0)
-                assert "教材依据" in feedback.text and "结论" in feedback.text
+                assert "教材原文" in feedback.text and "结论" in feedback.text
             summary = await client.wait_for_text(alice, "本轮结束")
             assert "答对 3/5 题" in summary.text
         store = await Store.open(settings.storage.database)

@@ -11,9 +11,7 @@ from graph.context import GenerationContext
 from graph.format import (
     JUDGE_OPTIONS,
     clean_text,
-    compose_explanation,
-    conclusion_letters,
-    explanation_parts,
+    display_explanation,
     normalise_answer,
     short_explanation,
     strip_option_prefix,
@@ -34,13 +32,8 @@ def write_question(authored: dict[str, Any], slice_: Slice, mode: str) -> Questi
     if qtype == "judge" and [_JUDGE_WORDS.get(o, o) for o in options] == JUDGE_OPTIONS:
         options = list(JUDGE_OPTIONS)
     answer = normalise_answer(draft.answer, len(options))
-    explanation = draft.explanation.strip()
-    if not explanation_parts(explanation):
-        explanation = compose_explanation(
-            f"《{slice_.path_text}》", explanation, f"本题选{''.join(answer)}。"
-        )
-    elif conclusion_letters(explanation, qtype) is None:
-        explanation = f"{explanation}（本题选{''.join(answer)}）"
+    basis = "".join(clean_text(s) for s in draft.sources) or f"《{slice_.path_text}》"
+    explanation = display_explanation(draft.explanation, "".join(answer), qtype, basis=basis)
     calculation = authored.get("calculation")
     return Question(
         qtype=qtype,
