@@ -1,26 +1,96 @@
-"""critic-eval: the deterministic critic accepts the known-good bank and catches seeded defects."""
+"""critic-eval on the bundled banks (each checked against its own knowledge base) against the targets, and the
+real command on a user's own bank and knowledge base."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
-from bot.cli import main
+import pytest
+
+from graph.evaluation import EASY, HARD, Evaluation, evaluate, library_of
+from retrieval.sources import load_sources
+from tests.test_critic_eval_hard import BANK, write_sources
+
+ROOT = Path(__file__).resolve().parent.parent
+BUNDLED = {
+    "structured": (ROOT / "data" / "knowledge_base.jsonl", ROOT / "data" / "question_bank.xlsx"),
+    "prose": (
+        ROOT / "data" / "prose" / "knowledge_base.jsonl",
+        ROOT / "data" / "prose" / "question_bank.xlsx",
+    ),
+}
 
 
-def test_critic_eval_on_the_sample_meets_its_targets(capsys):
-    assert main(["critic-eval", "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert report["bank_size"] >= 240
-    assert report["false_rejections"] / report["bank_size"] <= 0.02
-    caught = sum(c for c, _ in report["caught"].values())
-    total = sum(t for _, t in report["caught"].values())
-    assert total >= 1000 and caught / total >= 0.98
-    assert all(t > 0 for _, t in report["caught"].values()), "every defect kind is exercised"
+def _evaluated(name: str) -> Evaluation:
+    sources = load_sources(*BUNDLED[name])
+    return evaluate(sources, library_of(sources.slices))
 
 
-def test_a_bank_question_with_a_wrong_key_is_rejected(tmp_path: Path, capsys):
-    bank = tmp_path / "bank.jsonl"
+def _assert_meets_targets(result: Evaluation) -> None:
+    assert result.bank_size >= 200
+    assert all(t.total > 0 for t in result.hard.values()), "every hard defect kind is exercised"
+    assert sum(t.total for t in result.hard.values()) >= 200
+    figures = {
+        "hard": f"{result.hard_rate:.1%} "
+        + ", ".join(f"{k} {t.caught}/{t.total}" for k, t in result.hard.items()),
+        "easy": f"{result.easy_rate:.1%}",
+        "false_rejections": f"{result.false_rejection_rate:.1%} {result.top_reasons()}",
+        "unknown": f"{len(result.unknown)} of {result.accepted} accepted keys unverified",
+    }
+    missed = {target: figures[target] for target, met in result.meets().items() if not met}
+    assert not missed, missed
+
+
+@pytest.mark.parametrize("name", list(BUNDLED))
+def test_the_bundled_bank_meets_the_targets(name: str) -> None:
+    _assert_meets_targets(_evaluated(name))
+
+
+def _cli(*args: str, cache: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "EXAMFORGE_DATA_FACTS_CACHE": str(cache)}
+    command = [sys.executable, "-m", "bot", "critic-eval", *args]
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_a_users_bank_is_checked_against_their_own_knowledge_base(tmp_path: Path) -> None:
+    """The real command in a subprocess: --kb is the grounding source, --json carries the per-kind table, the
+    text output is a readable table with the targets."""
+    kb, bank = write_sources(tmp_path, BANK)
+    done = _cli("--bank", str(bank), "--kb", str(kb), "--json", cache=tmp_path / "facts")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["bank_size"] == len(BANK) and report["false_rejections"] == 0
+    assert set(report["hard"]) == set(HARD) and set(report["easy"]) == set(EASY)
+    assert report["hard"]["key_moved_with_explanation"]["total"] == len(BANK)
+    assert report["hard"]["key_moved_with_explanation"]["caught"] >= 3
+    assert 0 <= report["unknown_rate"] <= 1
+
+    text = _cli("--bank", str(bank), "--kb", str(kb), cache=tmp_path / "facts")
+    assert text.returncode == 0, text.stderr
+    assert "key_moved_with_explanation" in text.stdout and "target ≥ 90%" in text.stdout
+    assert "unknown keys:" in text.stdout and "false rejections: 0" in text.stdout
+
+    other_kb = tmp_path / "other.jsonl"
+    other_kb.write_text(
+        json.dumps(
+            {"完整路径": "第一篇 其他 > 第一章 其他", "掌握程度": "了解", "核心内容": "本章只讲历史沿革。"}
+        ),
+        encoding="utf-8",
+    )
+    unrelated = json.loads(
+        _cli("--bank", str(bank), "--kb", str(other_kb), "--json", cache=tmp_path / "f").stdout
+    )
+    assert (
+        unrelated["hard"]["key_moved_with_explanation"]["caught"]
+        < report["hard"]["key_moved_with_explanation"]["caught"]
+    )
+
+
+def test_a_bank_question_whose_conclusion_contradicts_its_key_is_rejected(tmp_path: Path) -> None:
     rows = [
         {
             "题干": "个人买卖住房的印花税为（　）。",
@@ -31,17 +101,12 @@ def test_a_bank_question_with_a_wrong_key_is_rejected(tmp_path: Path, capsys):
             "正确答案": "A",
             "解析": "教材依据：个人买卖住房免征印花税。试题分析：见教材。结论：本题选B。",
         },
-        {
-            "题干": "契税由买方缴纳（　）",
-            "选项1": "正确",
-            "选项2": "错误",
-            "正确答案": "A",
-            "解析": "教材依据：契税由买方缴纳。试题分析：表述正确。结论：该说法正确，本题选A。",
-        },
     ]
+    bank = tmp_path / "own.jsonl"
     bank.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
-    assert main(["critic-eval", "--bank", str(bank), "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert report["bank_size"] == 2
-    assert report["false_rejections"] == 1
+    kb, _ = write_sources(tmp_path, [])
+    done = _cli("--bank", str(bank), "--kb", str(kb), "--json", cache=tmp_path / "facts")
+    report = json.loads(done.stdout)
+    assert report["bank_size"] == 1 and report["false_rejections"] == 1
     assert "结论为B" in report["rejected"][0]["reason"]
+    assert report["top_reasons"] == [{"reason": report["top_reasons"][0]["reason"], "count": 1}]

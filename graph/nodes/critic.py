@@ -1,8 +1,16 @@
-"""Critic: deterministic checks on every draft, then — only if those pass and a model is configured — one
-blind solve and review. A human's complaint stays a failing issue until the question has actually changed."""
+"""Critic: deterministic checks on every draft, then grounding — is the keyed answer true according to the
+textbook — and the stem-side recomputation of a calculation, then, only if nothing major was found and a
+model is configured, one blind solve and review. A human's complaint stays a failing issue until the
+question has actually changed.
+
+The model's blind solve can add issues but never verifies a key: a key the textbook does not support is a
+major issue whatever the model answers. The grounding's evidence goes on the question, and a draft whose
+explanation quotes no textbook gets the sentence its key rests on as 教材原文.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -10,9 +18,22 @@ from langgraph.runtime import Runtime
 from graph.authors.base import AuthorError
 from graph.checks import run_checks
 from graph.context import GenerationContext
+from graph.format import (
+    ANALYSIS,
+    BASIS,
+    CONCLUSION,
+    compose_explanation,
+    explanation_parts,
+    short_explanation,
+)
+from graph.grounding import Grounding, ground_question
 from graph.nodes.common import build_task, request_of, step
 from graph.schemas import Calculation, Issue, Question, VerificationReport
 from graph.state import GenerationState
+from graph.stemcalc import check_stem_calculation
+
+# A 教材原文 that only names where the slice is ("《第四篇 > …》") quotes nothing.
+_PATH_ONLY = re.compile(r"^《[^》]*》[：:]?$")
 
 
 def _recompute(ctx: GenerationContext):
@@ -24,6 +45,30 @@ def _recompute(ctx: GenerationContext):
 
 def _rank(report: VerificationReport) -> tuple[int, int]:
     return (sum(i.severity == "major" for i in report.issues), len(report.issues))
+
+
+def _ground(question: Question, state: GenerationState, ctx: GenerationContext) -> Grounding:
+    """Grounding never takes the loop down: whatever stops it is reported as the reason it is missing."""
+    try:
+        return ground_question(question, ctx.knowledge.get(state["slice_id"]), ctx)
+    except Exception as exc:  # heuristics over arbitrary text: a fault costs this question, not the loop
+        return Grounding(
+            answer=list(question.answer), qtype=question.qtype, error=f"{type(exc).__name__}: {exc}"
+        )
+
+
+def _with_basis(question: Question, grounding: Grounding) -> Question:
+    """The sentence the key rests on as 教材原文 when the draft quotes none."""
+    parts = explanation_parts(question.explanation)
+    path, sentence = grounding.basis
+    if not sentence or (parts.get(BASIS) and not _PATH_ONLY.match(parts[BASIS].strip())):
+        return question
+    analysis = parts.get(ANALYSIS, "" if parts else question.explanation)
+    where = f"《{path}》" if path else ""
+    explanation = compose_explanation(f"{where}“{sentence}”", analysis, parts.get(CONCLUSION, ""))
+    return question.model_copy(
+        update={"explanation": explanation, "short_explanation": short_explanation(explanation)}
+    )
 
 
 async def critic(state: GenerationState, runtime: Runtime[GenerationContext]) -> dict[str, Any]:
@@ -42,6 +87,8 @@ async def critic(state: GenerationState, runtime: Runtime[GenerationContext]) ->
             "critic", "fatal", reason
         )
     question = Question.model_validate(state["draft"])
+    pending = state.get("pending_human")
+    unchanged_since_complaint = bool(pending) and pending["fingerprint"] == question.fingerprint()
     issues = run_checks(
         question,
         request.qtype,
@@ -49,8 +96,13 @@ async def critic(state: GenerationState, runtime: Runtime[GenerationContext]) ->
         duplicate_score=ctx.duplicate_score,
         duplicate_threshold=ctx.duplicate_threshold,
     )
-    pending = state.get("pending_human")
-    unchanged_since_complaint = bool(pending) and pending["fingerprint"] == question.fingerprint()
+    grounding = _ground(question, state, ctx)
+    recomputed = check_stem_calculation(question, ctx.run_calculator)
+    issues += grounding.issues(strict=True) + recomputed.issues
+    if grounding.verified:
+        question = _with_basis(question, grounding)
+    question = question.model_copy(update={"evidence": grounding.evidence + recomputed.evidence})
+    update["draft"] = question.model_dump()
     if unchanged_since_complaint:
         issues += [Issue.model_validate(i) for i in pending["issues"]]
     elif pending:

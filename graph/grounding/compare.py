@@ -1,0 +1,323 @@
+"""One clause of a statement against one textbook sentence: supported, contradicted or unknown, and why.
+
+Conservative by construction. A sentence first has to be about the same thing (ALIGN of the clause's
+content covered, and most of the sentence named by the statement); only then can a concrete difference
+contradict — a number outside the source's value or bound, a modal or a negation put on the act the source's
+modal governs, a word's opposite in the same surroundings, a table cell read under another row or column,
+steps in another order, an item of another list. Support is read off the few adjacent phrases of the
+sentence that say what the clause says: they must cover SUPPORT of it, hold the option and every number,
+put no other words where the source has its own (物理属性 for 法律属性), and carry the same prohibitions
+and negations — a list item under "不得有下列行为" supports no claim that the act is proper.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from functools import lru_cache
+from typing import Literal
+
+from graph.grounding.book import Passage
+from graph.grounding.figures import number_check, other_case, outside_period, same
+from graph.grounding.lists import list_verdict, lists
+from graph.grounding.markers import (
+    is_opposite,
+    modal_flip,
+    negation_flip,
+    negatives,
+    opposite_swap,
+    sequence,
+)
+from graph.grounding.text import GLUE, content_runs, coverage, grams, normalise, numbers
+
+Verdict = Literal["supported", "contradicted", "unknown"]
+ALIGN = 0.6
+SUPPORT = 0.8
+# A sentence contradicts only a statement that names most of what the sentence says (its conditions
+# included): "非住宅类…550元" says nothing about a 车库's fee.
+REVERSE_ALIGN = 0.6
+# The option of a fill-in question is what is asked: nearly all of it must be in the sentence.
+OPTION_SUPPORT = 0.85
+# A short option of a "说法正确的是" question says little alone: the sentence must also be about the topic.
+TOPIC_SUPPORT = 0.5
+# How far apart in the source two shared words may stand around a word the statement replaced.
+_GAP = 14
+_PHRASES = re.compile(r"[，,；;：:]")
+_ALTERNATIVE = re.compile(r"或者|或|以及|和|及|、")
+_CELL_ITEMS = re.compile(r"[、；;，,]")
+# Words that turn a rule round rather than change its subject: a swap involving them is the contradiction.
+_TURNING = re.compile(r"不|没|未|无|非|应|须|得|可")
+_WINDOW = 3
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What is checked: a clause of a statement, the option it holds ("" if none), the whole statement
+    with its stem, the option as a case whose numbers describe a situation ("" if none), the topic a
+    short option must be about ("" if none needed), and all the statement's clauses to ground (its scene
+    left out)."""
+
+    clause: str
+    option: str = ""
+    whole: str = ""
+    case: str = ""
+    topic: str = ""
+    asserted: str = ""
+
+
+@dataclass(frozen=True)
+class ClauseCheck:
+    verdict: Verdict
+    reason: str
+    passage: Passage | None = None
+    coverage: float = 0.0
+
+
+def _key_swap(whole: str, passage: Passage) -> str:
+    """A table cell read under another row's or column's name."""
+    for key in passage.keys:
+        _, rival = key.named(whole)
+        if rival and key.subject and coverage(key.own, grams(whole)) < 0.5:
+            return f"教材表格中该内容属于“{key.own}”，题目写成了“{rival}”"
+    return ""
+
+
+def _conditions_named(claim: Claim, passage: Passage) -> bool:
+    """A table cell speaks to a statement only when it names the cell's row and the conditions before it."""
+    if not passage.keys:
+        return True
+    stated = claim.asserted or claim.clause
+    cells = passage.text.split("，")[1:-1]  # between the row's name and the cell itself
+    return all(any(key.named(stated)) for key in passage.keys if key.subject) and (
+        not cells or coverage("，".join(cells), grams(stated)) >= SUPPORT
+    )
+
+
+def _cell_support(claim: Claim, passage: Passage, covered: float) -> ClauseCheck:
+    """A table cell supports a statement naming its row (and compared column) and stating its value, in any
+    order: tables are read across, not as sentences."""
+    value = passage.text.rsplit("：", 1)[-1]
+    stated = claim.asserted or claim.clause
+    named = all(key.named(stated)[0] for key in passage.keys if key.subject)
+    said = grams(stated)
+    items = [item for item in _CELL_ITEMS.split(value) if len(item) >= 2 and content_runs(item)]
+    figures = numbers(normalise(value))
+    listed = [item for _, found in lists(normalise(claim.clause)) for item in found]
+    inside = grams(value)
+    if coverage(claim.clause, passage.grams) < SUPPORT:
+        return ClauseCheck("unknown", "题目说的比表格该格多", passage, covered)
+    stated_figures = numbers(normalise(stated))
+    if figures and not all(any(same(f, n) for n in stated_figures) for f in figures):
+        return ClauseCheck("unknown", "题目没有说出表格该格的数值", passage, covered)
+    if not named or (items and not any(coverage(item, said) >= OPTION_SUPPORT for item in items)):
+        return ClauseCheck("unknown", "题目没有同时说出表格中的行与对应的内容", passage, covered)
+    if any(coverage(item, inside) < OPTION_SUPPORT for item in listed):
+        return ClauseCheck("unknown", "题目所列各项并非都在表格该格中", passage, covered)
+    if claim.option and coverage(claim.option, passage.grams) < OPTION_SUPPORT:
+        return ClauseCheck("unknown", "选项内容不在表格该行中", passage, covered)
+    conflict, attested = number_check(normalise(stated), passage.norm, claim.case)
+    if conflict or not attested:
+        return ClauseCheck("unknown", "题目中的数值与表格不一致", passage, covered)
+    return ClauseCheck("supported", "与教材表格一致", passage, covered)
+
+
+def _order(claim: Claim, passage: Passage) -> str:
+    """Steps named in another order than the source lists them."""
+    steps = sequence(normalise(claim.option or claim.clause))
+    positions = [passage.norm.find(step) for step in steps]
+    if not steps or min(positions) < 0 or positions == sorted(positions):
+        return ""
+    listed = "—".join(step for _, step in sorted(zip(positions, steps, strict=True)))
+    return f"顺序与教材不符：教材为“{listed}”"
+
+
+def _words(text: str) -> str:
+    return "".join(ch for ch in text if ch not in GLUE)
+
+
+def substitution(clause: str, source: str) -> tuple[str, str] | None:
+    """(source words, statement words) where, between words both share, the statement has other words than
+    the source ("房源的物理属性" for "房源的法律属性") or leaves out some of the source's ("一名经纪人或者两名
+    协理" read as "一名协理")."""
+    written = "".join(content_runs(source))
+    runs = content_runs(clause)
+    for said in (*runs, "".join(runs)) if len(runs) > 1 else runs:
+        if len(said) < 4 or in_order(said, source) < 0.5:
+            continue  # too short to place, or said somewhere else than in this source
+        opcodes = SequenceMatcher(None, said, written, autojunk=False).get_opcodes()
+        for index, (tag, i1, i2, j1, j2) in enumerate(opcodes):
+            if tag not in ("replace", "insert"):
+                continue
+            before = opcodes[index - 1] if index else None
+            after = opcodes[index + 1] if index + 1 < len(opcodes) else None
+            left = before[2] - before[1] if before is not None and before[0] == "equal" else 0
+            right = after[2] - after[1] if after is not None and after[0] == "equal" else 0
+            # a different first or last word counts where both texts start or end there
+            at_start = tag == "replace" and before is None and i1 == 0 and j1 == 0
+            at_end = tag == "replace" and after is None and i2 == len(said) and j2 == len(written)
+            if not (
+                (at_start or left >= 1)
+                and (at_end or right >= 1)
+                and (at_start or at_end or max(left, right) >= 2)
+            ):
+                continue
+            if at_start:  # only the source words just before the shared ones stand in the same place
+                j1 = max(j1, j2 - (i2 - i1) - 3)
+            if at_end:
+                j2 = min(j2, j1 + (i2 - i1) + 3)
+            if j2 - j1 > _GAP or (tag == "insert" and not _ALTERNATIVE.search(written[j1:j2])):
+                continue  # a word the statement leaves out matters when it drops an alternative
+            if tag == "replace" and (i2 - i1 > _GAP or not _words(said[i1:i2]) or not _words(written[j1:j2])):
+                continue
+            if i2 - i1 == 1 and j2 - j1 == 1 and i1:  # one character: show it with the one before ("出售")
+                return written[j1 - 1 : j2], said[i1 - 1 : i2]
+            return written[j1:j2], said[i1:i2]
+    return None
+
+
+def _phrase_substitution(clause: str, span: str) -> tuple[str, str] | None:
+    """A swapped word looked for phrase by phrase, each of the clause's phrases against the source phrase
+    that says most of it (a long source sentence hides a swap from the sentence-wide comparison)."""
+    phrases = [p for p in _PHRASES.split(span) if p]
+    for part in _PHRASES.split(clause):
+        if part and len(phrases) > 1:
+            closest = max(phrases, key=lambda p: in_order(part, p))
+            found = substitution(part, closest)
+            if found:
+                return found
+    return None
+
+
+def _difference(written: str, said: str) -> str:
+    if not said:
+        return f"教材为“{written}”，题目省略了该内容"
+    return f"教材为“{written}”，题目为“{said}”"
+
+
+@lru_cache(maxsize=1 << 16)
+def in_order(clause: str, source: str) -> float:
+    """Share of the clause's content found in the source in the same order: words gathered from all over a
+    long sentence ("耐火" from one phrase, "性能好" from another) do not say what the clause says."""
+    said = _words("".join(content_runs(clause)))
+    if not said:
+        return 1.0
+    written = _words("".join(content_runs(source)))
+    blocks = SequenceMatcher(None, said, written, autojunk=False).get_matching_blocks()
+    return sum(block.size for block in blocks if block.size >= 2) / len(said)
+
+
+def _unmatched_negative(said: str, written: str) -> bool:
+    """A prohibition, exemption or negation on one side the other side does not put on the same words."""
+    mine, theirs = [g for g in negatives(said) if g], [g for g in negatives(written) if g]
+    said_grams = grams(said)
+    relevant = [g for g in theirs if g & said_grams]
+    return any(not any(g & h for h in theirs) for g in mine) or any(
+        not any(g & h for h in mine) for g in relevant
+    )
+
+
+def _about(topic: str, passage: Passage) -> bool:
+    """The sentence names the topic, or one of its names ("贷款市场报价利率（LPR）")."""
+    return coverage(topic, passage.grams) >= TOPIC_SUPPORT or any(
+        len(run) >= 3 and coverage(run, passage.grams) >= SUPPORT for run in content_runs(topic)
+    )
+
+
+@lru_cache(maxsize=1 << 16)
+def window(clause: str, passage: Passage) -> str:
+    """The few adjacent phrases of the sentence that say what the clause says (in order), with the list
+    lead: around the phrase that covers the clause best, the span of up to three that holds most of it."""
+    phrases = [p for p in _PHRASES.split(passage.text) if p.strip()]
+    if len(phrases) <= 1:
+        return passage.lead + passage.text
+    scores = [coverage(clause, grams(passage.lead + p)) for p in phrases]
+    best = max(range(len(phrases)), key=scores.__getitem__)
+    spans = [
+        (low, high)
+        for low in range(max(0, best - _WINDOW + 1), best + 1)
+        for high in range(best, min(len(phrases), low + _WINDOW))
+    ]
+    texts = {span: passage.lead + "，".join(phrases[span[0] : span[1] + 1]) for span in spans}
+    chosen = max(spans, key=lambda span: (round(in_order(clause, texts[span]), 6), -(span[1] - span[0])))
+    return texts[chosen]
+
+
+def _contradiction(claim: Claim, passage: Passage) -> str:
+    said, written = normalise(claim.clause), passage.norm
+    swapped = _key_swap(claim.whole, passage)
+    if swapped:
+        return swapped
+    other = substitution(claim.clause, passage.text)
+    if other and other[1] and not is_opposite(*other) and not _TURNING.search("".join(other)):
+        return ""  # other words in the same place: another subject, not this rule turned round
+    flip = modal_flip(said, written)
+    if flip:
+        return f"{flip[0]}→{flip[1]}"
+    conflict, _ = number_check(said, written, claim.case)
+    if conflict:
+        return conflict
+    for found in (opposite_swap(said, written), negation_flip(said, written)):
+        if found:
+            return f"{found[0]}→{found[1]}"
+    return _order(claim, passage)
+
+
+def check_clause(claim: Claim, passage: Passage) -> ClauseCheck:
+    covered = coverage(claim.clause, passage.grams)
+    if covered < ALIGN:
+        return ClauseCheck("unknown", "教材中没有找到对应表述", passage, covered)
+    whole = claim.whole or claim.clause
+    listed, reason = ("", "") if passage.keys else list_verdict(claim.clause, claim.option, passage)
+    if listed:  # (a table cell's list belongs to its row: the cell checks read it)
+        return ClauseCheck(listed, reason, passage, covered)
+    about_it = (
+        _conditions_named(claim, passage)
+        and coverage(window(claim.clause, passage), grams(whole)) >= REVERSE_ALIGN
+        and not other_case(whole, passage.norm)
+        and not outside_period(claim.whole.replace(claim.clause, ""), passage.norm)
+    )
+    if about_it and not passage.example:
+        reason = _contradiction(claim, passage)
+        if reason:
+            return ClauseCheck("contradicted", reason, passage, covered)
+    return _support(claim, passage, covered)
+
+
+def _support(claim: Claim, passage: Passage, covered: float) -> ClauseCheck:
+    def unknown(reason: str) -> ClauseCheck:
+        return ClauseCheck("unknown", reason, passage, covered)
+
+    if passage.keys:
+        return _cell_support(claim, passage, covered)
+    span = window(claim.clause, passage)
+    said, written = normalise(claim.clause), normalise(span)
+    if in_order(claim.clause, span) < SUPPORT:
+        return unknown("教材中只有部分相近的表述")
+    if claim.option and coverage(claim.option, grams(span)) < OPTION_SUPPORT:
+        return unknown("选项内容不在对应的教材句子中")
+    absent = next(
+        (
+            run
+            for run in content_runs(claim.clause)
+            if len(_words(run)) >= 2 and not coverage(run, grams(span))
+        ),
+        "",
+    )
+    if absent:
+        return unknown(f"教材中没有“{absent}”的说法")
+    if claim.topic and not _about(claim.topic, passage):
+        return unknown("教材句子说的不是题干所问的对象")
+    if "=" in passage.norm and "=" not in said:
+        return unknown("教材此处为计算公式")
+    conflict, attested = number_check(said, written, claim.case)
+    if conflict or not attested:
+        return unknown("题目中的数值与对应的教材句子不一致")
+    swapped = substitution(claim.clause, span) or _phrase_substitution(claim.clause, span)
+    if swapped:
+        return unknown(_difference(*swapped))
+    if _unmatched_negative(said, written):
+        return unknown("禁止、免除或否定与教材不对应")
+    if passage.lead and negatives(normalise(passage.lead)) and not negatives(said):
+        return unknown(f"教材将其列于“{passage.lead.rstrip('：:')}”之下")
+    return ClauseCheck("supported", "与教材一致", passage, covered)

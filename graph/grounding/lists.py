@@ -1,0 +1,72 @@
+"""Lists inside a textbook sentence ("第一顺序为配偶、子女、父母，第二顺序为兄弟姐妹…"): an option the
+stem asks about under one head but the sentence lists under another is contradicted."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from graph.grounding.book import Passage
+from graph.grounding.text import bare, content_runs, coverage, grams
+
+_LIST_CLAUSE = re.compile(r"[，,；;。]")
+_LIST = re.compile(
+    r"[\u4e00-\u9fff]{1,12}(?:、[\u4e00-\u9fff]{1,12})+(?:(?:和|及|或者|以及)[\u4e00-\u9fff]{1,12})?"
+)
+_ITEM_SPLIT = re.compile(r"、|和|及|或者|以及")
+_LINKS = ("是", "为", "包括", "包含", "有", "即")
+
+
+@lru_cache(maxsize=1 << 16)
+def lists(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(head, items) of every list the sentence makes: "第一顺序是配偶、子女、父母" → ("第一顺序是", […]).
+    The first item is cut from the words before it after a linking verb, else at the length of the longest
+    other item."""
+    found = []
+    for part in _LIST_CLAUSE.split(text):
+        match = _LIST.search(part)
+        if not match:
+            continue
+        items = [i for i in _ITEM_SPLIT.split(match.group()) if i]
+        first = items[0]
+        link = (
+            max(first.rfind(verb) + len(verb) for verb in _LINKS if verb in first)
+            if any(v in first for v in _LINKS)
+            else -1
+        )
+        cut = link if link > 0 else max(0, len(first) - max(len(i) for i in items[1:]))
+        items[0] = first[cut:]
+        found.append((part[: match.start()] + first[:cut] + part[match.end() :], tuple(items)))
+    return tuple(found)
+
+
+def list_verdict(clause: str, option: str, passage: Passage) -> tuple[str, str]:
+    """("supported" | "contradicted" | "", reason) for an option the sentence lists: under the head the stem
+    names it is supported; under another head, with the named one in the same sentence, contradicted
+    ("第二顺序是兄弟姐妹…" against "属于第一顺序…的有兄弟姐妹")."""
+    if not option:
+        return "", ""
+    item = bare(option)
+    stem = grams(clause.replace(option, ""))
+    found = lists(passage.norm)
+    holding = [head for head, items in found if any(_holds(bare(i), item) for i in items)]
+    named = [head for head, _ in found if content_runs(head) and coverage(head, stem) >= 0.99]
+    if not holding or not named:
+        return "", ""
+    if any(head in named for head in holding):
+        return "supported", f"属于教材“{_plain(named[0])}”所列各项"
+    return "contradicted", f"教材中“{option}”属于“{_plain(holding[0])}”，而非“{_plain(named[0])}”"
+
+
+def _holds(item: str, option: str) -> bool:
+    """The option is the item, perhaps with whose it is before it ("房屋的朝向" for "朝向"); "外祖父母" is
+    not "父母"."""
+    owner = option.removesuffix(item)
+    return item == option or (len(item) >= 2 and owner != option and owner.endswith("的") and len(owner) <= 4)
+
+
+def _plain(head: str) -> str:
+    words = "".join(content_runs(head))
+    for link in _LINKS:
+        words = words.removesuffix(link)
+    return words.removesuffix("的")

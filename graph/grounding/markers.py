@@ -1,0 +1,174 @@
+"""The markers a falsification changes and grounding compares once a sentence is about the same thing as a
+statement: modal verbs and the act each governs, negations and the words they negate, word opposites in
+the same surroundings, and the order of steps."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from graph.authors.falsify import OPPOSITES
+from graph.grounding.text import BOUND_WORDS, CLAUSE_STOPS, CONTENT, MODAL_FORMS, MODAL_WORDS, grams
+from retrieval.facts import MODAL_OPPOSITES
+
+# Lexicalised words that begin with a negation character but negate nothing.
+_NOT_NEGATION = re.compile(
+    r"不动产|不可抗力|不同(?!意)|不仅|不断|不论|无论|不管|非常|未来|不良|无偿|无法|不久|无效|非法|并非|无权"
+)
+_NEGATION = re.compile(r"(没有|不再|不|未|非|无)([\u4e00-\u9fff]{2,3})")
+# How far after a modal, negation or opposite the words it governs are read.
+_GOVERNED = 16
+# Modal pairs are left to `modal_flip`, which knows which modals contradict which; comparisons without a
+# number and a few more pairs exam statements turn around are added.
+_WORD_OPPOSITES = (
+    *(pair for pair in OPPOSITES if not any(word in MODAL_FORMS for word in pair)),
+    ("多于", "少于"),
+    ("大于", "小于"),
+    ("最高", "最低"),
+    ("递增", "递减"),
+    ("出卖人", "买受人"),
+    ("有偿", "无偿"),
+    ("全部", "一半"),
+    ("较大", "较小"),
+    ("较高", "较低"),
+)
+
+
+def _after(text: str, end: int) -> frozenset[str]:
+    """What a marker governs: the content right after it, to the end of its clause."""
+    return grams(CLAUSE_STOPS.split(text[end : end + _GOVERNED])[0])
+
+
+@dataclass(frozen=True)
+class Modal:
+    form: str
+    meaning: str
+    start: int
+    end: int
+
+
+@lru_cache(maxsize=1 << 16)
+def modals(text: str) -> tuple[Modal, ...]:
+    """Every modal verb of normalised text with the MODAL_OPPOSITES form it means."""
+    return tuple(
+        Modal(m.group(), MODAL_FORMS[m.group()], m.start(), m.end()) for m in MODAL_WORDS.finditer(text)
+    )
+
+
+def modal_flip(said: str, written: str) -> tuple[str, str] | None:
+    """(written modal, said modal) when the statement puts a contradicting modal on the act the source's
+    modal governs ("可以仅凭口述填写" where the source has "不得仅凭口述填写")."""
+    theirs = [(m, _after(written, m.end)) for m in modals(written)]
+    for mine in modals(said):
+        governed = _after(said, mine.end)
+        # the source modal whose act is most like this one's (shared words over all their words)
+        bound = [(len(governed & acts) / len(governed | acts), m) for m, acts in theirs if governed & acts]
+        if not bound:
+            continue
+        closest = max(score for score, _ in bound)
+        meanings = {m.meaning for score, m in bound if score == closest}
+        if mine.meaning in meanings:
+            continue
+        flipped = next(
+            (
+                m
+                for score, m in bound
+                if score == closest and m.meaning in MODAL_OPPOSITES.get(mine.meaning, ())
+            ),
+            None,
+        )
+        if flipped is not None:
+            return flipped.form, mine.form
+    return None
+
+
+def negatives(text: str) -> list[frozenset[str]]:
+    """What each prohibition, exemption or negation of normalised text governs (as bigrams)."""
+    governed = [_after(text, m.end) for m in modals(text) if m.meaning in ("不得", "无需")]
+    return governed + [grams(phrase) for _, phrase, _ in _negations(text)]
+
+
+def _negations(text: str) -> list[tuple[str, str, int]]:
+    """(negation word, the two or three characters it negates, where they start) — "不", "计入建" — for
+    negations that negate something."""
+    stripped = MODAL_WORDS.sub(
+        lambda m: "|" * len(m.group()), BOUND_WORDS.sub(lambda m: "|" * len(m.group()), text)
+    )
+    return [
+        (match.group(1), match.group(2), match.start(2))
+        for match in _NEGATION.finditer(stripped)
+        if not _NOT_NEGATION.match(stripped, match.start())
+    ]
+
+
+def _affirmed_at(text: str, phrase: str) -> list[int]:
+    """Where the phrase occurs in the text without a negation right before it."""
+    found = []
+    start = text.find(phrase)
+    while start >= 0:
+        if not any(text.endswith(word, 0, start) for word in ("不", "未", "非", "无", "没有", "不再")):
+            found.append(start)
+        start = text.find(phrase, start + 1)
+    return found
+
+
+def _same_place(one: str, at: int, other: str, other_at: int, length: int) -> bool:
+    """Two occurrences of a phrase in the same surroundings: the character before or the two after agree."""
+    before = one[at - 1 : at] if at else ""
+    other_before = other[other_at - 1 : other_at] if other_at else ""
+    after, other_after = one[at + length : at + length + 2], other[other_at + length : other_at + length + 2]
+    same_before = bool(before) and CONTENT.fullmatch(before) is not None and before == other_before
+    same_after = len(after) == 2 and CONTENT.fullmatch(after) is not None and after == other_after
+    return same_before or same_after
+
+
+def negation_flip(said: str, written: str) -> tuple[str, str] | None:
+    """(written, said) when the statement negates what the source affirms in the same place, or affirms
+    what it negates."""
+    for one, other, flipped in ((written, said, False), (said, written, True)):
+        for word, phrase, at in _negations(one):
+            if word + phrase in other:
+                continue  # the other side negates it too (and affirms it elsewhere)
+            negated_at = at - len(word)
+            for other_at in _affirmed_at(other, phrase):
+                if _same_place(one, negated_at, other, other_at, len(word) + len(phrase)) or _same_place(
+                    one, at, other, other_at, len(phrase)
+                ):
+                    pair = (word + phrase, phrase)
+                    return pair[::-1] if flipped else pair
+    return None
+
+
+def opposite_swap(said: str, written: str) -> tuple[str, str] | None:
+    """(written word, said word) when the statement has a word's opposite (买方 for 卖方) in the same
+    surroundings where the source has only the word."""
+    for left, right in _WORD_OPPOSITES:
+        for word, opposite in ((left, right), (right, left)):
+            if opposite not in said or word in said or word not in written or opposite in written:
+                continue
+            mine = said.find(opposite)
+            theirs = written.find(word)
+            near_mine = grams(said[max(0, mine - _GOVERNED) : mine]) | _after(said, mine + len(opposite))
+            near_theirs = grams(written[max(0, theirs - _GOVERNED) : theirs]) | _after(
+                written, theirs + len(word)
+            )
+            if near_mine & near_theirs:
+                return word, opposite
+    return None
+
+
+def is_opposite(one: str, other: str) -> bool:
+    """Whether two words differ as a falsification turns them (卖方 for 买方, 多于 for 少于)."""
+    return any(
+        {one, other} >= set(pair)
+        or (pair[0] in one and pair[1] in other)
+        or (pair[1] in one and pair[0] in other)
+        for pair in _WORD_OPPOSITES
+    )
+
+
+def sequence(text: str) -> list[str]:
+    """The steps of an ordered sequence written with dashes or arrows ("申请—受理—审核"), else []."""
+    parts = [p for p in re.split(r"[—–\-→>]+", text) if p]
+    return parts if len(parts) >= 3 and all(1 <= len(p) <= 8 for p in parts) else []

@@ -1,0 +1,362 @@
+"""Grounding: each statement a question asserts, read against a small textbook written for these tests, is
+supported, contradicted (and why) or unknown; and the verdict turns that into the issues an examiner would
+raise about the key."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from types import SimpleNamespace
+
+import pytest
+
+from graph.context import KnowledgeIndex
+from graph.grounding import ground_question
+from graph.schemas import Calculation, Question
+from retrieval.facts import Fact, FactBase
+from retrieval.models import Slice
+
+LISTING = Slice(
+    id="listing",
+    path=("第二篇 经纪业务", "第三章 房源", "第一节 房源信息采集"),
+    mastery="掌握",
+    text=(
+        "经纪人员采集房源信息时，应当查看权属证书和身份证件原件并当面核对，不得仅凭业主口述填写。\n"
+        "签订房屋出售经纪服务合同时，经纪机构应当编制房屋状况说明书。\n"
+        "地下室面积不计入容积率。"
+    ),
+)
+OBJECTION = Slice(
+    id="objection",
+    path=("第三篇 登记", "第六章 不动产登记", "第三节 异议登记"),
+    mastery="熟悉",
+    text="申请人自异议登记之日起15日内不提起诉讼的，异议登记失效。",
+)
+DEED_TAX = Slice(
+    id="deed",
+    path=("第四篇 税费", "第七章 买方税费", "第一节 契税"),
+    mastery="掌握",
+    text="个人购买家庭唯一住房，面积为140平方米及以下的，契税税率为1%；面积为140平方米以上的，契税税率为1.5%。",
+)
+HEIRS = Slice(
+    id="heirs",
+    path=("第一篇 权利", "第二章 继承", "第一节 法定继承"),
+    mastery="掌握",
+    text="法定继承人的第一顺序是配偶、子女、父母，第二顺序是兄弟姐妹、祖父母、外祖父母。",
+)
+BROKERAGE = Slice(
+    id="brokerage",
+    path=("第一篇 经纪", "第一章 经纪概述", "第二节 居间与代理"),
+    mastery="掌握",
+    text="房地产经纪分为居间和代理两种基本方式。",
+    tables=(
+        "| 比较项目 | 居间 | 代理 |\n|---|---|---|\n"
+        "| 行事名义 | 以经纪机构自己的名义提供服务 | 以委托人的名义与第三人交易 |\n"
+        "| 法律后果 | 由交易双方各自承担 | 由委托人承担 |",
+    ),
+)
+STRUCTURES = Slice(
+    id="structures",
+    path=("第一篇 房屋", "第一章 房屋与土地", "第一节 建筑结构与房屋类型"),
+    mastery="掌握",
+    text="按承重构件的材料，房屋分为砖木结构、砖混结构、钢筋混凝土结构和钢结构。按套内空间是否分层，住宅分为平层、跃层和复式。",
+)
+SLICES = [LISTING, OBJECTION, DEED_TAX, HEIRS, BROKERAGE, STRUCTURES]
+FACTS = FactBase(
+    [
+        Fact(
+            id="heirs#1",
+            kind="enumeration",
+            slice_id="heirs",
+            source=HEIRS.text,
+            subject="第一顺序法定继承人",
+            items=("配偶", "子女", "父母"),
+            related=("heirs#2",),
+        ),
+        Fact(
+            id="heirs#2",
+            kind="enumeration",
+            slice_id="heirs",
+            source=HEIRS.text,
+            subject="第二顺序法定继承人",
+            items=("兄弟姐妹", "祖父母", "外祖父母"),
+            related=("heirs#1",),
+        ),
+        Fact(
+            id="structures#1",
+            kind="definition",
+            slice_id="structures",
+            source="按承重构件的材料，房屋分为砖木结构、砖混结构、钢筋混凝土结构和钢结构。",
+            subject="砖混结构",
+            category="按承重构件的材料划分的房屋",
+            siblings=("砖木结构", "钢筋混凝土结构", "钢结构"),
+        ),
+        Fact(
+            id="structures#2",
+            kind="definition",
+            slice_id="structures",
+            source="按套内空间是否分层，住宅分为平层、跃层和复式。",
+            subject="跃层",
+            category="按套内空间是否分层划分的住宅",
+            siblings=("平层", "复式"),
+        ),
+    ]
+)
+LIBRARY = SimpleNamespace(knowledge=KnowledgeIndex(SLICES), facts=FACTS)
+
+
+def judge(statement: str, answer: str, slice_: Slice, sources: tuple[str, ...] = ()) -> Question:
+    return Question(
+        qtype="judge",
+        stem=f"{statement}。（　）",
+        options=["正确", "错误"],
+        answer=[answer],
+        explanation="",
+        slice_id=slice_.id,
+        sources=list(sources),
+    )
+
+
+def choice(stem: str, options: list[str], answer: str, slice_: Slice) -> Question:
+    qtype = "multi" if len(answer) > 1 else "single"
+    return Question(
+        qtype=qtype, stem=stem, options=options, answer=list(answer), explanation="", slice_id=slice_.id
+    )
+
+
+def finding(question: Question, slice_: Slice, label: str = ""):
+    grounding = ground_question(question, slice_, LIBRARY)
+    return next(f for f in grounding.statements if f.label == label)
+
+
+def test_a_sentence_of_the_slice_is_supported_with_its_source():
+    found = finding(
+        judge("签订房屋出售经纪服务合同时，经纪机构应当编制房屋状况说明书", "A", LISTING), LISTING
+    )
+    assert found.verdict == "supported"
+    assert found.source == "签订房屋出售经纪服务合同时，经纪机构应当编制房屋状况说明书。"
+    assert found.slice_id == "listing"
+
+
+def test_another_number_for_the_same_subject_is_contradicted():
+    found = finding(
+        judge("申请人自异议登记之日起30日内不提起诉讼的，异议登记失效", "A", OBJECTION), OBJECTION
+    )
+    assert found.verdict == "contradicted"
+    assert "15日" in found.reason and "30日" in found.reason
+
+
+def test_a_bound_turned_round_is_contradicted():
+    statement = "个人购买家庭唯一住房，面积为140平方米以上的，契税税率为1%"
+    found = finding(judge(statement, "A", DEED_TAX), DEED_TAX)
+    assert found.verdict == "contradicted"
+    assert "140" in found.reason
+
+
+@pytest.mark.parametrize(
+    ("statement", "flip"),
+    [
+        ("签订房屋出售经纪服务合同时，经纪机构无需编制房屋状况说明书", "应当→无需"),
+        (
+            "经纪人员采集房源信息时，应当查看权属证书和身份证件原件并当面核对，可以仅凭业主口述填写",
+            "不得→可以",
+        ),
+    ],
+)
+def test_a_flipped_modal_is_contradicted(statement, flip):
+    found = finding(judge(statement, "A", LISTING), LISTING)
+    assert found.verdict == "contradicted"
+    assert found.reason == flip
+
+
+def test_a_negation_taken_away_is_contradicted():
+    found = finding(judge("地下室面积计入容积率", "A", LISTING), LISTING)
+    assert found.verdict == "contradicted"
+    assert "不计入" in found.reason
+
+
+def test_an_item_of_the_sibling_enumeration_is_contradicted_by_the_facts():
+    question = choice(
+        "下列人员中，属于第一顺序法定继承人的有（　）。", ["配偶", "子女", "兄弟姐妹", "父母"], "ABD", HEIRS
+    )
+    grounding = ground_question(question, HEIRS, LIBRARY)
+    verdicts = {f.label: f.verdict for f in grounding.statements}
+    assert verdicts == {"A": "supported", "B": "supported", "C": "contradicted", "D": "supported"}
+    assert "第二顺序" in grounding.statements[2].reason
+
+
+def test_an_item_of_the_sibling_list_is_contradicted_from_the_sentence_alone():
+    library = SimpleNamespace(knowledge=KnowledgeIndex(SLICES), facts=FactBase(()))
+    question = choice(
+        "下列人员中，属于第一顺序法定继承人的是（　）。", ["子女", "外祖父母", "祖父母"], "A", HEIRS
+    )
+    grounding = ground_question(question, HEIRS, library)
+    assert [f.verdict for f in grounding.statements] == ["supported", "contradicted", "contradicted"]
+    assert "第二顺序" in grounding.statements[1].reason
+
+
+def test_a_table_cell_read_under_the_other_column_is_contradicted():
+    found = finding(judge("代理以经纪机构自己的名义提供服务", "A", BROKERAGE), BROKERAGE)
+    assert found.verdict == "contradicted"
+    assert "居间" in found.reason
+
+
+def test_a_table_cell_under_its_own_row_and_column_is_supported():
+    found = finding(judge("代理的法律后果由委托人承担", "A", BROKERAGE), BROKERAGE)
+    assert found.verdict == "supported"
+
+
+def test_a_class_the_definition_does_not_give_is_contradicted():
+    question = choice(
+        "砖混结构属于（　）。",
+        ["按承重构件的材料划分的房屋", "按套内空间是否分层划分的住宅"],
+        "B",
+        STRUCTURES,
+    )
+    grounding = ground_question(question, STRUCTURES, LIBRARY)
+    assert [f.verdict for f in grounding.statements] == ["supported", "contradicted"]
+    assert "承重构件的材料" in grounding.statements[1].reason
+    assert grounding.statements[1].fact_id == "structures#1"
+
+
+def test_what_the_textbook_does_not_say_is_unknown():
+    found = finding(judge("经纪人员带看时应当向客户出示执业证书", "A", LISTING), LISTING)
+    assert found.verdict == "unknown"
+    assert found.source == ""
+
+
+def test_a_paraphrase_with_another_word_in_place_is_not_supported():
+    found = finding(
+        judge("签订房屋出租经纪服务合同时，经纪机构应当编制房屋状况说明书", "A", LISTING), LISTING
+    )
+    assert found.verdict == "unknown"
+    assert "出售" in found.reason
+
+
+# --- the verdict ---------------------------------------------------------------------------------
+
+OBJECTION_OPTIONS = ["15日", "30日", "60日", "90日"]
+OBJECTION_STEM = "申请人自异议登记之日起（　）内不提起诉讼的，异议登记失效。"
+
+
+def issues(question: Question, slice_: Slice = OBJECTION, strict: bool = True):
+    return ground_question(question, slice_, LIBRARY).issues(strict)
+
+
+def test_a_supported_key_passes():
+    assert issues(choice(OBJECTION_STEM, OBJECTION_OPTIONS, "A", OBJECTION)) == []
+
+
+def test_a_key_moved_to_a_distractor_with_its_conclusion_is_caught():
+    moved = choice(OBJECTION_STEM, OBJECTION_OPTIONS, "B", OBJECTION)
+    moved = moved.model_copy(update={"explanation": "1、结论：本题选B。"})
+    found = issues(moved)
+    assert all(i.severity == "major" for i in found)
+    details = " ".join(i.detail for i in found)
+    assert "选项B" in details and "选项A未被选为答案" in details
+
+
+def test_a_falsified_judge_with_its_key_kept_is_caught():
+    found = issues(judge("申请人自异议登记之日起30日内不提起诉讼的，异议登记失效", "A", OBJECTION))
+    assert [(i.type, i.severity) for i in found] == [("answer_mismatch", "major")]
+    assert "15日" in found[0].detail
+
+
+def test_a_false_judge_keyed_false_passes():
+    assert issues(judge("申请人自异议登记之日起30日内不提起诉讼的，异议登记失效", "B", OBJECTION)) == []
+
+
+def test_a_true_sentence_of_the_slice_as_a_distractor_is_a_second_answer():
+    question = choice(
+        "关于房源信息采集，下列说法正确的是（　）。",
+        [
+            "签订房屋出售经纪服务合同时，经纪机构无需编制房屋状况说明书",
+            "地下室面积计入容积率",
+            "经纪人员采集房源信息时，应当查看权属证书和身份证件原件并当面核对",
+        ],
+        "A",
+        LISTING,
+    )
+    found = issues(question, LISTING)
+    details = [i.detail for i in found]
+    assert any(d.startswith("选项C未被选为答案") for d in details)
+    assert any(d.startswith("选项A被作为正确说法") for d in details)
+
+
+def test_a_false_frame_wants_its_key_contradicted_and_the_rest_not():
+    question = choice(
+        "关于房源信息采集，下列说法错误的是（　）。",
+        ["签订房屋出售经纪服务合同时，经纪机构无需编制房屋状况说明书", "地下室面积不计入容积率"],
+        "A",
+        LISTING,
+    )
+    assert issues(question, LISTING) == []
+    assert issues(question.model_copy(update={"answer": ["B"]}), LISTING) != []
+
+
+def test_an_unverifiable_key_fails_strict_grounding_and_is_counted_apart_otherwise():
+    question = judge("经纪人员带看时应当向客户出示执业证书", "A", LISTING)
+    grounding = ground_question(question, LISTING, LIBRARY)
+    strict = grounding.issues(strict=True)
+    assert [(i.type, i.severity) for i in strict] == [("factual_error", "major")]
+    assert "答案无法在教材中找到依据" in strict[0].detail
+    assert grounding.issues(strict=False) == []
+    assert [f.label for f in grounding.unknown_keys] == [""]
+    assert not grounding.verified
+
+
+def test_a_quoted_source_must_be_in_the_knowledge_base():
+    statement = "地下室面积不计入容积率"
+    quoted = judge(statement, "A", LISTING, sources=("地下室面积 不计入容积率 。",))
+    assert issues(quoted, LISTING) == []
+    invented = judge(statement, "A", LISTING, sources=("地下室面积一律按一半计入容积率。",))
+    found = issues(invented, LISTING)
+    assert [(i.type, i.severity) for i in found] == [("factual_error", "major")]
+    assert "所引教材原文在知识库中找不到" in found[0].detail
+
+
+def test_a_calculation_is_verified_by_its_calculator_not_by_sentences():
+    question = choice("计算契税（　）。", ["10,000元", "20,000元", "30,000元"], "B", DEED_TAX).model_copy(
+        update={"calculation": Calculation(calculator="deed_tax", args={}, field="tax")}
+    )
+    grounding = ground_question(question, DEED_TAX, LIBRARY)
+    assert grounding.statements == [] and grounding.verified and grounding.issues() == []
+
+
+def test_the_evidence_says_what_the_textbook_says_of_each_option_and_where():
+    grounding = ground_question(choice(OBJECTION_STEM, OBJECTION_OPTIONS, "A", OBJECTION), OBJECTION, LIBRARY)
+    lines = grounding.evidence
+    assert lines[0].startswith("选项A：有依据 —《第三篇 登记 > 第六章 不动产登记 > 第三节 异议登记》“申请人")
+    assert lines[1].startswith("选项B：与教材矛盾（") and "15日" in lines[1]
+    assert grounding.basis == (OBJECTION.path_text, OBJECTION.text)
+
+
+def test_a_past_paper_question_without_a_slice_is_grounded_in_its_chapter():
+    question = judge("申请人自异议登记之日起15日内不提起诉讼的，异议登记失效", "A", OBJECTION)
+    grounding = ground_question(question, None, LIBRARY, chapter=OBJECTION.chapter)
+    assert grounding.verified and grounding.statements[0].slice_id == "objection"
+
+
+def test_grounding_stays_fast_on_a_large_knowledge_base():
+    """500 slices (the test textbook many times over, under other ids): a few milliseconds a question."""
+    many = [
+        replace(s, id=f"{s.id}{n}", path=(*s.path[:2], f"{s.path[2]}{n}")) for n in range(100) for s in SLICES
+    ]
+    library = SimpleNamespace(knowledge=KnowledgeIndex(many), facts=FactBase(()))
+    questions = [
+        choice(OBJECTION_STEM, OBJECTION_OPTIONS, "A", many[1]),
+        judge("签订房屋出售经纪服务合同时，经纪机构无需编制房屋状况说明书", "B", many[0]),
+        choice(
+            "下列人员中，属于第一顺序法定继承人的有（　）。",
+            ["配偶", "子女", "兄弟姐妹", "父母"],
+            "ABD",
+            many[3],
+        ),
+    ]
+    ground_question(questions[0], many[1], library)  # builds the lookup once
+    start = time.perf_counter()
+    for _ in range(10):
+        for question in questions:
+            ground_question(question, library.knowledge.get(question.slice_id), library)
+    per_question = (time.perf_counter() - start) / 30
+    assert per_question < 0.015
