@@ -367,7 +367,8 @@ def test_a_key_param_that_restates_a_rule_is_one_fact() -> None:
     curated = one(facts, kind="threshold", subject="法院查封不动产的期限上限")
     assert (curated.source, curated.value_text, curated.value) == (rule, "三年", 3.0)
     assert not [f for f in facts if f.kind == "statement" and f.source == rule]
-    assert one(facts, kind="statement", source="查封期间不得办理转移登记。")
+    # a rule no key_param restates is read like prose: here a modal rule
+    assert one(facts, kind="modal", modal="不得", source="查封期间不得办理转移登记。")
 
 
 def test_rate_key_param_reads_as_a_percentage() -> None:

@@ -1,6 +1,7 @@
 """Hand-written `rules` and `key_params` as facts, each stated once.
 
-A rule is a `statement` as it stands. A numeric key_param is a `threshold` whose source is the rule (or
+A rule is read like a sentence of the prose (the caller does that: a list, a threshold, a modal rule …). A
+numeric key_param is a `threshold` whose source is the rule (or
 else the prose sentence) that states the same value; that rule is then not repeated as a statement, since a
 key_param and the rule it restates are one fact (two options saying the same thing is a defect examiners
 reject). A text key_param ("居间、代理") adds nothing a rule or sentence does not already say, and one that
@@ -33,7 +34,10 @@ def _states(sentence: str, value: float, unit: str) -> bool:
     return any(q.unit == unit and abs(q.value - value) < 1e-9 for q in find_quantities(sentence))
 
 
-def curated_facts(rules: Sequence[str], params: Sequence[KeyParam], sentences: Sequence[str]) -> list[Fact]:
+def curated_facts(
+    rules: Sequence[str], params: Sequence[KeyParam], sentences: Sequence[str]
+) -> tuple[list[Fact], list[str]]:
+    """The key_params as thresholds, and the rules no key_param restates (to be read as sentences)."""
     facts: list[Fact] = []
     restated: set[str] = set()
     for param in params:
@@ -62,7 +66,4 @@ def curated_facts(rules: Sequence[str], params: Sequence[KeyParam], sentences: S
                 ),
             )
         )
-    statements = [
-        Fact(id="", kind="statement", slice_id="", source=rule) for rule in rules if rule not in restated
-    ]
-    return statements + facts
+    return facts, [rule for rule in rules if rule not in restated]

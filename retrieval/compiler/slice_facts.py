@@ -103,7 +103,10 @@ def compile_slice(slice_: Slice) -> list[Fact]:
         row_groups.append(rows)
         facts.extend(rows + others)
     facts.extend(example_facts((*slice_.examples, *inline_examples), slice_.calc_examples))
-    facts.extend(curated_facts(slice_.rules, slice_.key_params, sentences))
+    curated, rules = curated_facts(slice_.rules, slice_.key_params, sentences)
+    facts.extend(curated)
+    for rule in rules:
+        facts.extend(_sentence_facts(rule, slice_.title) or [statement_fact(rule)])
     facts.extend(fact for fact in map(formula_fact, slice_.formulas) if fact is not None)
     facts = _distinct(facts)
 

@@ -176,7 +176,10 @@ def concrete(text: str, bound: Bound, value: float) -> str:
 
 
 def personal(text: str, person: str) -> str:
-    """A rule's clause told of a person: its first party word (个人, 购房人, 卖方…) becomes the person."""
+    """A rule's clause told of a person: its first party word (个人, 购房人, 卖方…) becomes the person, and a
+    clause about a family's home becomes that person's family's. Unchanged when it names no one."""
+    if text.startswith("家庭"):
+        return f"{person}{text}"
     return _PARTY.sub(lambda m: f"{m[1]}{person}", text, count=1)
 
 
@@ -450,19 +453,22 @@ class Threshold:
             return None
         return concrete(condition, bound, value), f"{figure(value)}{bound.unit}", covering[0]
 
-    def _scene(self, fact: Fact, brief: Brief, situation: str) -> str:
-        """The situation told of a person on a date: as the rule's party when it names one, else as the
-        person's case."""
+    def _scene(self, fact: Fact, brief: Brief, situation: str) -> str | None:
+        """The situation told of a person on a date, as the rule's party; None when the rule names no party
+        to put the person in (a name pasted before a textbook clause is no case)."""
         person = scenes.person(brief.rng)
         when = O.case_date(brief.rng, fact.source)
         told = personal(situation, person)
-        return f"{when}，{told}。" if person in told else f"{when}，在{person}办理的这笔业务中，{situation}。"
+        return f"{when}，{told}。" if person in told else None
 
     def _flexible_single(self, fact: Fact, brief: Brief) -> Written | None:
         case = self._case(fact, brief, meets=True)
         if case is None:
             return None
-        stem = f"{self._scene(fact, brief, case[0])}此时{fact.subject}{_asked(fact)}（　）。"
+        scene = self._scene(fact, brief, case[0])
+        if scene is None:
+            return None
+        stem = f"{scene}此时{fact.subject}{_asked(fact)}（　）。"
         return self._single(fact, brief, stem, difficulty=0.5)
 
     def _flexible_judge(self, fact: Fact, brief: Brief) -> Written | None:
@@ -488,7 +494,7 @@ class Threshold:
         person = scenes.person(rng)
         case = personal(concrete(condition, bound, value), person)
         if person not in case:
-            case = f"在{person}办理的这笔业务中，{case}"
+            return None
         when = O.case_date(rng, fact.source)
         stem = f"{when}，{case}，{fact.subject}。（　）"
         figure_text = f"{figure(value)}{bound.unit}"
@@ -519,7 +525,10 @@ class Threshold:
         else:
             analysis += f"题中{figure_text}不属于{condition}的情形，应为{_stated(rule, _own_number(rule))}，"
             analysis += f"而不是{_stated(fact, number)}。"
-        stem = f"{self._scene(fact, brief, situation)}此时{fact.subject}{_claim(fact, number)}。（　）"
+        scene = self._scene(fact, brief, situation)
+        if scene is None:
+            return None
+        stem = f"{scene}此时{fact.subject}{_claim(fact, number)}。（　）"
         sources = [fact.source, rule.source] + ([owner.source] if owner else [])
         return O.judge([fact.id], stem, truth, analysis, sources, difficulty=0.45)
 
@@ -534,7 +543,10 @@ class Threshold:
         if value is None:
             return None
         shown = _stated(fact, figure(value))
-        stem = f"{self._scene(fact, brief, f'{fact.subject}为{shown}')}这符合规定。（　）"
+        scene = self._scene(fact, brief, f"{fact.subject}为{shown}")
+        if scene is None:
+            return None
+        stem = f"{scene}这符合规定。（　）"
         verdict = "满足" if meets else "不满足"
         analysis = f"教材规定，{_rule(fact)}。题中{shown}{verdict}这一要求。"
         return O.judge([fact.id], stem, meets, analysis, [fact.source], difficulty=0.45)
