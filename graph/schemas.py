@@ -145,6 +145,7 @@ class GenerationRequest(BaseModel):
     slice_id: str | None = None
     seed: int = 0
     visit: int = Field(0, ge=0, description="how often this chat met the slice before: picks another fact")
+    avoid: list[str] = Field(default_factory=list, description="fact ids the chat was asked lately")
 
     @property
     def thread_id(self) -> str:

@@ -8,6 +8,7 @@ import time
 import uuid
 import weakref
 import zlib
+from collections import OrderedDict, deque
 from collections.abc import AsyncIterator
 from functools import partial
 from typing import Any, Literal
@@ -31,6 +32,9 @@ from retrieval.models import Slice
 from retrieval.sampler import SamplerState, SliceSampler
 from retrieval.sources import Sources, load_sources
 from settings import Settings
+
+ASKED_PER_CHAT = 300
+ASKED_CHATS = 10_000
 
 FeedbackReason = Literal[
     "answer_wrong", "explanation_wrong", "stem_unclear", "options_wrong", "out_of_scope", "other"
@@ -91,6 +95,7 @@ class GenerationService:
         self._saver = None
         self._workers: GenerationWorkers | None = None
         self._graph = build_graph()
+        self._asked: OrderedDict[int, deque[str]] = OrderedDict()
         # One lock per thread, alive only while someone runs or waits on that thread.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -172,11 +177,29 @@ class GenerationService:
     def _config(self, thread_id: str) -> dict[str, Any]:
         return {"configurable": {"thread_id": thread_id}, "recursion_limit": 100}
 
+    def _recently_asked(self, chat_id: int) -> deque[str]:
+        """Facts this process asked the chat lately (most recent chats kept), so a new question of the
+        chat picks another fact while unused ones remain. In memory: a restart forgets it."""
+        asked = self._asked.pop(chat_id, None) or deque(maxlen=ASKED_PER_CHAT)
+        self._asked[chat_id] = asked
+        while len(self._asked) > ASKED_CHATS:
+            self._asked.popitem(last=False)
+        return asked
+
     async def stream(self, request: GenerationRequest) -> AsyncIterator[Progress | Result]:
         if request.slice_id is None:
             chapters = [tuple(c) for c in request.chapters] or None
             drawn = self.draw_slice(request.chat_id, chapters, request.calculation_only)
             request = request.model_copy(update={"slice_id": drawn.id})
+        asked = self._recently_asked(request.chat_id)
+        if not request.avoid:
+            request = request.model_copy(update={"avoid": list(asked)})
+        async for event in self._stream(request):
+            if isinstance(event, Result) and event.question is not None:
+                asked.extend(event.question.fact_ids)
+            yield event
+
+    async def _stream(self, request: GenerationRequest) -> AsyncIterator[Progress | Result]:
         if self._workers is not None:
             async for event in self._workers.stream(request):
                 yield event

@@ -39,6 +39,7 @@ class Task:
     report: VerificationReport | None = None
     facts: FactBase = field(default_factory=lambda: FactBase(()))
     visit: int = 0  # how often the chat met this slice before: the author asks another of its facts
+    avoid: frozenset[str] = frozenset()  # facts the chat was asked lately: used only when nothing else fits
 
 
 @dataclass(frozen=True)

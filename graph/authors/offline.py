@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from graph.authors.base import Authored, AuthorError, CalcChoice, Choice, Review, Task
-from graph.authors.recipes import CALCULATION, RECIPES, Recipe
+from graph.authors.recipes import CALCULATION, MIMIC, RECIPES, Recipe
 from graph.authors.recipes.base import Brief, Written
 from graph.format import JUDGE_OPTIONS, LETTERS, short_explanation, with_blank
 from graph.schemas import Draft, Question, VerificationReport
@@ -40,19 +40,26 @@ class OfflineAuthor:
         return facts[start:] + facts[:start]
 
     def _recipes_for(self, fact: Fact, task: Task, brief: Brief) -> list[Recipe]:
+        if fact.kind == "example":
+            return []  # calculations are the finance expert's, with its calculator run in the trace
         fitting = [r for r in RECIPES if fact.kind in r.kinds and task.qtype in r.qtypes]
         brief.rng.shuffle(fitting)  # vary the question's shape between visits
         return fitting
 
     def _write(self, task: Task, brief: Brief) -> Written:
         """The slice's own facts first; a slice too thin for the requested type lends the question to its
-        neighbours (same section, then chapter), and the question is then filed under the neighbour."""
-        for slice_id in [task.slice.id, *(s.id for s in task.neighbours)]:
-            for fact in self._facts_in_turn(task, slice_id):
-                for recipe in self._recipes_for(fact, task, brief):
-                    written = recipe.write(fact, brief)
-                    if written is not None:
-                        return written
+        neighbours (same section, then chapter), and the question is then filed under the neighbour. Facts
+        the chat was asked lately come last, so nothing is asked again while anything else can be."""
+        slices = [task.slice.id, *(s.id for s in task.neighbours)]
+        for fresh in (True, False):
+            for slice_id in slices:
+                for fact in self._facts_in_turn(task, slice_id):
+                    if (fact.id in task.avoid) == fresh:
+                        continue
+                    for recipe in self._recipes_for(fact, task, brief):
+                        written = recipe.write(fact, brief)
+                        if written is not None:
+                            return written
         raise AuthorError(f"知识点“{task.slice.title}”中没有能写成{_NAMES[task.qtype]}题的知识")
 
     async def draft(self, task: Task) -> Authored:
@@ -61,9 +68,14 @@ class OfflineAuthor:
 
     def _calculation(self, task: Task, candidates: list[str]) -> Written | None:
         brief = self._brief(task, "calc")
-        for fact in self._facts_in_turn(task, task.slice.id, ("example",)):
-            if fact.calculator in candidates and task.qtype in CALCULATION.qtypes:
-                written = CALCULATION.write(fact, brief)
+        recipes = [r for r in (MIMIC, CALCULATION) if task.qtype in r.qtypes]
+        examples = self._facts_in_turn(task, task.slice.id, ("example",))
+        examples.sort(key=lambda fact: fact.id in task.avoid)  # stable: fresh examples first, then asked
+        for fact in examples:
+            if fact.calculator not in candidates:
+                continue
+            for recipe in recipes:  # a variant of an aligned past question first, when there is one
+                written = recipe.write(fact, brief)
                 if written is not None and written.calculation is not None:
                     return written
         return None

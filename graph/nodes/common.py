@@ -28,6 +28,7 @@ def build_task(state: GenerationState, ctx: GenerationContext) -> Task:
         report=report,
         facts=ctx.facts,
         visit=request.visit,
+        avoid=frozenset(request.avoid),
     )
 
 
