@@ -1,0 +1,384 @@
+"""Several facts of one knowledge point → "关于X，下列说法正确的有 / 错误的是" (严谨 multiple and single
+choice). Each option is one short, complete statement taken from a different fact and a different sentence
+of the slice or its section (of its chapter, for a multiple choice the section cannot fill): a true one in
+the textbook's own words, a false one made from another fact by one change the textbook itself refutes —
+the modal turned to its opposite (应当 → 无需, 不得 → 可以), a value swapped for a sibling value that occurs
+beside it (the fee of the other class, the other year), a word turned into its opposite (卖方 → 买方, 之前 →
+之后). A false option never stands beside its own true form, or beside another statement of the same rule.
+
+Statements longer than an option should be (OPTION_MAX) are declined, not cut: a cut sentence loses the
+condition that makes it true.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from graph.authors.falsify import falsifications
+from graph.authors.recipes import options as O
+from graph.authors.recipes.base import Brief, Written
+from graph.authors.recipes.scenario import rule_of, strict_judge
+from graph.authors.recipes.threshold import bounds
+from graph.schemas import QuestionType
+from retrieval.facts import Fact, FactKind
+
+_KINDS: tuple[FactKind, ...] = ("statement", "modal", "threshold", "definition", "enumeration")
+_CLAUSE_MIN = 10  # shorter statements say too little for a reader (or a checker) to place them
+_CLAUSE_END = re.compile(r"[。；;！？]")
+# A clause opening with these leans on the sentence before it: it cannot stand as an option.
+_LEANING = (
+    "因此", "所以", "但", "而", "这", "该", "其", "此", "上述", "同时", "此外", "另外", "也", "还", "即",
+    "如", "例如", "比如", "否则", "并", "且", "对此", "由此", "二者", "两者", "前者", "后者", "它", "然后",
+    "再", "之后", "最后", "首先", "其次", "一般来说", "通常", "实务中", "考试", "计算时",
+)  # fmt: skip
+# Misconduct no reader would take for something allowed: a prohibition of it stated as a permission is
+# eliminated at sight.
+_MISCONDUCT = (
+    "泄露", "侵占", "挪用", "欺骗", "欺诈", "隐瞒", "虚构", "捏造", "虚假", "夸大", "不正当", "擅自", "违法",
+    "损害", "牟利", "操纵", "串通", "私自", "截留", "冒充", "规避",
+)  # fmt: skip
+# Formulas, worked examples, list heads and references to a list are no statements of their own.
+_NOT_A_STATEMENT = re.compile(
+    r"[=＝【】：:|]|\d,\d{3}|^[（(]?[\d①-⑳]|下列|以下|如下|上述|前述|此类|这些|这一|见表|如图|例题|考试|考生|教材"
+    r"|[?？]|^[两二三四五六七八九]者|\d{4}年"
+)
+# What a rule asks must say something on its own: "应当注意三点", "应当提示继承人" leave it to what follows.
+VAGUE = re.compile(r"注意[一二三四五六七八九十两几\d]*[点条项]?$|^提示[\u4e00-\u9fff]{1,4}$|^.{1,4}$")
+# A false statement is grounded clause by clause: each of its commas must close a condition ("…的，",
+# "…时，"), or a clause of it could be read as true on its own.
+_ONE_CLAIM = re.compile(r"^(?:[^，]*[的时]，)*[^，]*$")
+# A clause ending in a locative, a conjunction or 的 was cut off before what it introduces.
+_DANGLING = ("的", "时", "上", "中", "下", "内", "前", "后", "和", "或", "及", "与", "，")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_CONDITION_END = re.compile(r"(?:的|时)，")
+_SIMILAR = 0.5  # two statements sharing this much of their wording state the same rule
+_WIDTHS = (5, 4)  # how many options a multiple choice has, most wanted first
+# How the papers ask for the true (or false) statements about a topic; varied so that a round of questions
+# on one section does not open every stem alike.
+_FRAMES = (
+    "关于{topic}，下列说法{asked}（　）。",
+    "下列关于{topic}的说法中，{asked}（　）。",
+    "关于{topic}，下列表述{asked}（　）。",
+    "下列关于{topic}的表述中，{asked}（　）。",
+)
+_NOT_IN_TITLE = re.compile(r"^(?:第[一二三四五六七八九十百]+[篇章节]|[一二三四五六七八九十]+、)\s*")
+
+
+@dataclass(frozen=True)
+class Said:
+    """A fact stated as an option: its true form and, when the textbook can refute one, a false form with
+    the reason it is false in the subject's terms."""
+
+    fact: Fact
+    true: str
+    false: str = ""
+    why_false: str = ""
+    # The false form turns the rule's modal or takes a sibling value: a change a reader checks against the
+    # sentence itself, sharp enough to be the one answer of "错误的是".
+    sharp: bool = False
+
+
+def _standalone(text: str) -> bool:
+    """A clause that can stand alone as an option: complete, short, leaning on nothing before it."""
+    plain = text.strip()
+    balanced = plain.count("（") == plain.count("）") and plain.count("“") == plain.count("”")
+    return (
+        len(O.key(plain)) >= _CLAUSE_MIN
+        and len(plain) <= O.OPTION_MAX
+        and balanced
+        and not plain.startswith(_LEANING)
+        and not plain.endswith(_DANGLING)
+        and not _NOT_A_STATEMENT.search(plain)
+    )
+
+
+def _clause(source: str, anchor: str) -> str:
+    """The opening clause of the source's sentence that holds `anchor` ("" when none does): a later clause
+    after a ；usually leaves its subject in the one before."""
+    for sentence in re.split(r"[。！？]", source):
+        first = _CLAUSE_END.split(sentence)[0].strip()
+        if anchor and anchor in sentence:
+            return first if anchor in first else ""
+    return ""
+
+
+def _turned(text: str) -> list[str]:
+    """The text with one word turned into its opposite (卖方 → 买方, 应当 → 无需). Numbers are turned only
+    to sibling values (see `_false_values`); a negation merely added or dropped (超过 → 不超过) or an
+    exemption turned (免征 ↔ 征收) reads, word for word, too close to the sentence it falsifies."""
+    return [
+        f.text
+        for f in falsifications(text)
+        if not any(ch.isdigit() for ch in f.original)
+        and f.original not in f.altered
+        and f.altered not in f.original
+        and f.original not in ("免征", "征收")
+        and "可以以" not in f.text
+        and _ONE_CLAIM.match(f.text)
+    ]
+
+
+def _absurd(true: str, false: str) -> bool:
+    """A prohibition of misconduct turned into a permission ("可以泄露…")."""
+    return "不得" in true and "不得" not in false and any(word in true for word in _MISCONDUCT)
+
+
+def _from_statement(fact: Fact) -> Said | None:
+    true = _CLAUSE_END.split(fact.source)[0].strip()
+    if not _standalone(true):
+        return None
+    turned = [t for t in _turned(true) if not _absurd(true, t)]
+    if not turned:
+        return Said(fact, true)
+    return Said(fact, true, turned[0], f"教材的说法是“{true}”")
+
+
+def _from_modal(fact: Fact) -> Said | None:
+    rule = rule_of(fact)
+    if rule is None or not _standalone(rule.sentence()) or VAGUE.search(rule.consequence):
+        return None
+    sentence = next((s for s in re.split(r"[。！？]", fact.source) if rule.consequence in s), "")
+    if sentence.strip().startswith(_LEANING):
+        return None  # "因此，…均无需…" restates what the sentence before said
+    told = strict_judge(rule, truth=False)
+    false = told.stem.removesuffix("。（　）") if told else ""
+    if not false or "可以以" in false or not _ONE_CLAIM.match(false) or _absurd(rule.sentence(), false):
+        return Said(fact, rule.sentence())
+    # "须" alone also reads as part of other words (仍须, 必须): its opposite is not sharp enough to key.
+    return Said(fact, rule.sentence(), false, f"按照规定，{rule.sentence()}", sharp=rule.written != "须")
+
+
+def _sibling_numbers(fact: Fact, brief: Brief) -> dict[float, str]:
+    """Values in the fact's unit that occur beside it: its own siblings and its slice's thresholds."""
+    texts = [*fact.siblings, *(f.value_text for f in brief.facts.of_slice(fact.slice_id, "threshold"))]
+    found: dict[float, str] = {}
+    for text in texts:
+        number = _NUMBER.search(text)
+        if number and text[number.end() :].strip() == fact.unit:
+            found.setdefault(float(number.group()), number.group())
+    found.pop(fact.value or 0.0, None)
+    return found
+
+
+def _false_values(fact: Fact, clause: str, at: int, brief: Brief) -> list[str]:
+    """Sibling values that make the clause false under any reading. In a condition ("购买2年以上的，免征")
+    a lower bound may only be stated lower and an upper bound higher — "5年以上" would still be true; a
+    value the clause states as what holds ("税率为3%") may take any sibling; a stated bound ("不低于2.40米")
+    is left alone, since a stricter or looser bound can each be read as true."""
+    siblings = _sibling_numbers(fact, brief)
+    value = fact.value or 0.0
+    marks = list(_CONDITION_END.finditer(clause))
+    in_condition = bool(marks) and at < marks[-1].start()
+    bound = next((b for b in bounds(clause) if b.start <= at < b.end), None)
+    if in_condition:
+        if bound is None or (bound.low is None) == (bound.high is None):
+            return []
+        lower = bound.low is not None
+        return [text for number, text in siblings.items() if (number < value) == lower]
+    return list(siblings.values()) if bound is None else []
+
+
+def _from_threshold(fact: Fact, brief: Brief) -> Said | None:
+    clause = _clause(fact.source, fact.value_text)
+    numbers = list(_NUMBER.finditer(clause))
+    if not _standalone(clause) or len(numbers) != 1 or fact.value is None:
+        return None
+    at = numbers[0].start()
+    wrong = _false_values(fact, clause, at, brief)
+    if not wrong or not _ONE_CLAIM.match(clause):
+        return Said(fact, clause)
+    sibling = sorted(wrong)[brief.rng.randrange(len(wrong))]
+    false = f"{clause[:at]}{sibling}{clause[numbers[0].end() :]}"
+    return Said(fact, clause, false, f"教材的说法是“{clause}”，不是{sibling}{fact.unit}", sharp=True)
+
+
+def _from_named(fact: Fact) -> Said | None:
+    """A definition or a list, stated as the textbook states it (true only: what a false one would swap
+    belongs to other recipes)."""
+    clause = _clause(fact.source, fact.subject)
+    return Said(fact, clause) if _standalone(clause) else None
+
+
+def said(fact: Fact, brief: Brief) -> Said | None:
+    if fact.kind == "statement":
+        return _from_statement(fact)
+    if fact.kind == "modal":
+        return _from_modal(fact)
+    if fact.kind == "threshold":
+        return _from_threshold(fact, brief)
+    if fact.kind in ("definition", "enumeration"):
+        return _from_named(fact)
+    return None
+
+
+def _bigrams(text: str) -> set[str]:
+    plain = O.key(_NUMBER.sub("", text))
+    return {plain[i : i + 2] for i in range(len(plain) - 1)}
+
+
+def alike(a: str, b: str) -> bool:
+    """Two statements of one rule: most of the shorter one's wording is in the other."""
+    left, right = _bigrams(a), _bigrams(b)
+    return bool(left and right) and len(left & right) >= _SIMILAR * min(len(left), len(right))
+
+
+def around(fact: Fact, brief: Brief, kinds: tuple[FactKind, ...]) -> list[list[Fact]]:
+    """The facts a question about `fact` may also use, in rings: its own slice, the other slices of its
+    section the task holds, the rest of its chapter."""
+    slices = {s.id: s for s in (brief.task.slice, *brief.task.neighbours)}
+    home = slices.get(fact.slice_id, brief.task.slice)
+    section = [s.id for s in slices.values() if s.id != home.id and s.path[:-1] == home.path[:-1]]
+    found = (
+        brief.facts.of_slice(home.id),
+        [f for slice_id in section for f in brief.facts.of_slice(slice_id)],
+        brief.facts.of_chapter(home.chapter),
+    )
+    seen = {fact.id}
+    rings = []
+    for ring in found:
+        kept = [f for f in ring if f.kind in kinds and f.id not in seen]
+        seen.update(f.id for f in kept)
+        rings.append(kept)
+    return rings
+
+
+def common_title(facts: list[Fact], brief: Brief) -> str:
+    """What the facts have in common, named: their slice's title, or their section's or chapter's (a
+    slice the task does not hold counts as somewhere in the chapter)."""
+    paths = {s.id: s.path for s in (brief.task.slice, *brief.task.neighbours)}
+    chapter = brief.task.slice.path[: len(brief.task.slice.chapter)]
+    found = [paths.get(f.slice_id, chapter) for f in facts]
+    depth = 0
+    while all(len(p) > depth and p[depth] == found[0][depth] for p in found):
+        depth += 1
+    return _NOT_IN_TITLE.sub("", found[0][depth - 1]).strip() if depth else ""
+
+
+@dataclass(frozen=True)
+class _Pick:
+    said: Said
+    true: bool
+
+    @property
+    def text(self) -> str:
+        return self.said.true if self.true else self.said.false
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """How many true and false options; `ask_false` keys the false one ("下列说法错误的是")."""
+
+    trues: int
+    falses: int
+    ask_false: bool = False
+
+    def takes(self, said: Said, true: bool) -> bool:
+        """A keyed false statement must be a sharp one (see `Said.sharp`)."""
+        return true or (bool(said.false) and (said.sharp or not self.ask_false))
+
+    def filled(self, picks: list[_Pick]) -> bool:
+        return sum(p.true for p in picks) == self.trues and sum(not p.true for p in picks) == self.falses
+
+
+class Statements:
+    name = "statements"
+    kinds: tuple[FactKind, ...] = _KINDS
+    qtypes: tuple[QuestionType, ...] = ("multi", "single")
+
+    def write(self, fact: Fact, brief: Brief) -> Written | None:
+        """The fact's own statement, then the slice's others; for a multiple choice the section's and the
+        chapter's when the slice is too thin (the stem then names the wider topic)."""
+        if brief.task.mode != "strict" or brief.task.qtype not in self.qtypes:
+            return None
+        anchor = said(fact, brief)
+        if anchor is None:
+            return None
+        pool: list[Said] = []
+        rings = around(fact, brief, _KINDS)
+        # A single choice keeps to its slice: its stem then names the slice, and a round of questions on
+        # one chapter does not ask "关于<the section>" again and again.
+        for ring in rings[:1] if brief.task.qtype == "single" else rings:
+            brief.rng.shuffle(ring)
+            pool += [s for s in (said(f, brief) for f in ring) if s is not None]
+            for shape in self._shapes(brief):
+                picks = self._pick(anchor, pool, shape, brief)
+                if picks is not None:
+                    return self._written(picks, shape, brief)
+        return None
+
+    def _shapes(self, brief: Brief) -> list[_Shape]:
+        """A multiple choice has five options (four when the material is thinner) with two or more keys and
+        a distractor; a single choice has the one true statement among false ones, or the one false among
+        true ones."""
+        rng = brief.rng
+        if brief.task.qtype == "single":
+            shapes = [_Shape(1, 3), _Shape(3, 1, ask_false=True)]
+            rng.shuffle(shapes)
+            return shapes
+        shapes = []
+        for width in _WIDTHS:
+            keys = list(range(2, width))
+            rng.shuffle(keys)
+            shapes += [_Shape(k, width - k) for k in keys]
+        return shapes
+
+    def _pick(self, anchor: Said, pool: list[Said], shape: _Shape, brief: Brief) -> list[_Pick] | None:
+        """The anchor as a true or a false option, then the pool's facts in order, each once, none from a
+        sentence already used or stating a rule already stated."""
+        roles = [role for role in (True, False) if shape.takes(anchor, role)]
+        brief.rng.shuffle(roles)
+        for role in roles:
+            picked = [_Pick(anchor, role)]
+            for candidate in pool:
+                need = [
+                    r
+                    for r, n in ((True, shape.trues), (False, shape.falses))
+                    if sum(p.true == r for p in picked) < n
+                ]
+                wanted = next((r for r in need if shape.takes(candidate, r)), None)
+                if wanted is not None and not any(self._clash(candidate, p.said) for p in picked):
+                    picked.append(_Pick(candidate, wanted))
+            if shape.filled(picked):
+                return picked
+        return None
+
+    def _clash(self, one: Said, other: Said) -> bool:
+        """Two options from one sentence (one source holding the other's statement counts), or two
+        statements of one rule."""
+        return (
+            O.key(one.true) in O.key(other.fact.source)
+            or O.key(other.true) in O.key(one.fact.source)
+            or alike(one.true, other.true)
+        )
+
+    def _written(self, picks: list[_Pick], shape: _Shape, brief: Brief) -> Written | None:
+        qtype = brief.task.qtype
+        facts = [p.said.fact for p in picks]
+        title = common_title(facts, brief)
+        if not title:
+            return None
+        wanted = "错误" if shape.ask_false else "正确"
+        ending = "有" if qtype == "multi" else "是"
+        frame = brief.rng.choice(_FRAMES)
+        stem = frame.format(topic=title, asked=f"{wanted}的{ending}")
+        keyed = wanted == "正确"
+        choices = [
+            O.Option(
+                p.text,
+                p.true == keyed,
+                "说法正确，与教材的规定一致" if p.true else f"说法错误，{p.said.why_false}",
+            )
+            for p in picks
+        ]
+        return O.choice(
+            [f.id for f in facts],
+            qtype,
+            stem,
+            O.arrange(choices, brief.rng),
+            [f.source for f in facts],
+            difficulty=0.6 if qtype == "multi" else 0.5,
+        )
+
+
+RECIPE = Statements()

@@ -1,0 +1,270 @@
+"""The "下列说法正确的有 / 错误的是" recipe as an examiner reads it: each option one short statement from its
+own fact and sentence; true ones as the textbook says them, false ones refuted by the textbook through one
+real change (the modal turned, a sibling value, a word turned into its opposite) — never beside their own
+true form, never an arbitrary number; the explanation says of each option why, in the subject's terms.
+Through the whole offline author, both bundled knowledge bases get these questions and 灵活 cases."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from graph.authors.base import AuthorError, Task
+from graph.authors.offline import OfflineAuthor
+from graph.authors.recipes.base import Brief, Written
+from graph.authors.recipes.conduct import acts_of
+from graph.authors.recipes.options import key
+from graph.authors.recipes.statements import RECIPE
+from graph.checks import run_checks
+from graph.context import KnowledgeIndex
+from graph.format import explanation_parts
+from graph.lint import scenario_missing
+from graph.nodes.writer import write_question
+from retrieval.compiler import compile_kb
+from retrieval.facts import Fact, FactBase
+from retrieval.kb import load_kb
+from retrieval.models import Slice
+
+SLICE = Slice(
+    id="s-costs",
+    path=("第三篇 交易税费", "第七章 税费承担", "第一节 卖方税费", "三、交易税费的承担"),
+    mastery="掌握",
+    text="",
+)
+
+
+def _fact(fid: str, kind: str, source: str, **fields) -> Fact:
+    return Fact(id=fid, kind=kind, slice_id=SLICE.id, source=source, **fields)
+
+
+# A chapter with this many rules that can be told as acts has enough for five options of a 灵活 multiple
+# choice even when some share a sentence.
+_ACTING = 8
+
+SETTLE = _fact(
+    "m-settle",
+    "modal",
+    "卖方应当在交房前结清物业服务费。",
+    subject="卖方",
+    modal="应当",
+    consequence="在交房前结清物业服务费",
+)
+SIGN = _fact(
+    "m-sign",
+    "modal",
+    "经纪人员不得代替买卖双方签署合同。",
+    subject="经纪人员",
+    modal="不得",
+    consequence="代替买卖双方签署合同",
+)
+LOAN = _fact(
+    "m-loan",
+    "modal",
+    "买方申请贷款的，经纪人员应当提示贷款审批风险。",
+    subject="经纪人员",
+    modal="应当",
+    consequence="提示贷款审批风险",
+    condition="买方申请贷款",
+)
+FEE = _fact(
+    "t-fee",
+    "threshold",
+    "住宅类不动产登记费为每件80元。",
+    subject="住宅类不动产登记费",
+    comparator="为",
+    value=80.0,
+    unit="元",
+    value_text="80元",
+    siblings=("550元",),
+)
+EXEMPT = _fact(
+    "t-exempt",
+    "threshold",
+    "个人将购买2年以上的住房对外销售的，免征增值税。",
+    subject="免征增值税",
+    comparator="以上",
+    value=2.0,
+    unit="年",
+    value_text="2年",
+    condition="个人将购买2年以上的住房对外销售",
+    siblings=("1年", "5年"),
+)
+PAYER = _fact("s-payer", "statement", "个人销售住房的增值税由卖方缴纳。")
+PER_CASE = _fact("s-case", "statement", "不动产登记费按件收取，与房屋面积无关。")
+LONG = _fact(
+    "s-long",
+    "statement",
+    "买卖双方在合同中约定由买方承担全部税费的，只改变税款的经济负担，并不改变法定的纳税人。",
+)
+FACTS = [SETTLE, SIGN, LOAN, FEE, EXEMPT, PAYER, PER_CASE, LONG]
+TRUE_TEXTS = {
+    "卖方应当在交房前结清物业服务费",
+    "经纪人员不得代替买卖双方签署合同",
+    "买方申请贷款的，经纪人员应当提示贷款审批风险",
+    "住宅类不动产登记费为每件80元",
+    "个人将购买2年以上的住房对外销售的，免征增值税",
+    "个人销售住房的增值税由卖方缴纳",
+    "不动产登记费按件收取，与房屋面积无关",
+}
+# What each fact may be falsified into: its modal turned, a sibling value on the side that makes it
+# false, a word turned into its opposite — and which of those a "错误的是" may key.
+SHARP = {
+    "卖方无需在交房前结清物业服务费",
+    "经纪人员可以代替买卖双方签署合同",
+    "买方申请贷款的，经纪人员无需提示贷款审批风险",
+    "住宅类不动产登记费为每件550元",
+    "个人将购买1年以上的住房对外销售的，免征增值税",
+}
+FALSE_TEXTS = SHARP | {"个人销售住房的增值税由买方缴纳"}
+
+
+def _write(
+    fact: Fact, qtype: str, seed: int, facts: list[Fact] = FACTS, mode: str = "strict"
+) -> Written | None:
+    base = FactBase(facts, chapters={SLICE.id: SLICE.chapter})
+    task = Task(slice=SLICE, qtype=qtype, mode=mode, seed=seed, facts=base)
+    return RECIPE.write(fact, Brief(task=task, facts=base, rng=random.Random(seed)))
+
+
+def _checked(written: Written) -> list[str]:
+    authored = {"draft": written.draft.model_dump(), "qtype": written.qtype, "fact_ids": written.fact_ids}
+    return [i.detail for i in run_checks(write_question(authored, SLICE, "strict"), written.qtype)]
+
+
+def _written(qtype: str) -> list[Written]:
+    found = [_write(fact, qtype, seed) for fact in FACTS for seed in range(6)]
+    return [w for w in found if w is not None]
+
+
+def test_a_multiple_choice_keys_the_true_statements_each_from_its_own_fact() -> None:
+    questions = _written("multi")
+    assert len(questions) >= 20
+    for written in questions:
+        draft = written.draft
+        assert re.fullmatch(
+            r"(下列)?关于交易税费的承担(，下列|的)(说法|表述)中?，?正确的有（　）。", draft.stem
+        )
+        assert len(draft.options) in (4, 5) and len(draft.answer) >= 2
+        assert len(written.fact_ids) == len(set(written.fact_ids)) == len(draft.options)
+        assert len(draft.sources) == len(draft.options)
+        for letter, option in zip("ABCDE", draft.options, strict=False):
+            assert option in (TRUE_TEXTS if letter in draft.answer else FALSE_TEXTS)
+        assert _checked(written) == []
+
+
+def test_a_false_statement_never_stands_beside_its_own_true_form() -> None:
+    for written in _written("multi") + _written("single"):
+        subjects = [re.sub(r"\d+|无需|应当|可以|不得|买方|卖方", "", o) for o in written.draft.options]
+        assert len(set(subjects)) == len(subjects)
+
+
+def test_a_value_in_a_condition_is_falsified_only_towards_the_side_that_makes_it_false() -> None:
+    shown = {o for w in _written("multi") + _written("single") for o in w.draft.options if "对外销售" in o}
+    assert "个人将购买1年以上的住房对外销售的，免征增值税" in shown
+    assert not any("5年" in option for option in shown)  # 5年以上 would still be exempt
+
+
+def test_the_single_false_statement_asked_for_is_a_sharp_one() -> None:
+    asked_false = [w for w in _written("single") if w.draft.stem.endswith("错误的是（　）。")]
+    asked_true = [w for w in _written("single") if w.draft.stem.endswith("正确的是（　）。")]
+    assert all("交易税费的承担" in w.draft.stem for w in asked_false + asked_true)
+    assert asked_false and asked_true
+    for written in asked_false:
+        keyed = written.draft.options[ord(written.draft.answer) - 65]
+        assert keyed in SHARP
+        assert [o for o in written.draft.options if o != keyed] == [
+            o for o in written.draft.options if o in TRUE_TEXTS
+        ]
+    for written in asked_true:
+        assert written.draft.options[ord(written.draft.answer) - 65] in TRUE_TEXTS
+
+
+def test_the_explanation_says_why_each_option_is_right_or_wrong_and_quotes_the_sources() -> None:
+    for written in _written("multi")[:10]:
+        draft = written.draft
+        parts = explanation_parts(draft.explanation)
+        for source in draft.sources:
+            assert source.rstrip("。") in parts["教材原文"]
+        analysis = parts["试题分析"]
+        for letter in "ABCDE"[: len(draft.options)]:
+            if letter in draft.answer:
+                assert f"选项{letter}说法正确" in analysis
+            else:
+                reason = re.search(rf"选项{letter}说法错误，([^；。]+)", analysis)
+                assert reason is not None
+                assert any(key(true) in key(reason[1]) for true in TRUE_TEXTS)  # says what the book says
+        assert "改成" not in analysis and "替换" not in analysis
+
+
+def test_declines_what_it_cannot_ask_well() -> None:
+    assert _write(LONG, "multi", 0) is None  # too long for an option, and not cut
+    assert _write(SETTLE, "multi", 0, mode="flexible") is None  # 灵活 needs a case, not a statement list
+    assert _write(SETTLE, "judge", 0) is None
+    thin = [SETTLE, SIGN, PAYER]
+    assert all(_write(SETTLE, "multi", seed, thin) is None for seed in range(6))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_same_seed_same_question(seed: int) -> None:
+    assert _write(LOAN, "multi", seed).draft == _write(LOAN, "multi", seed).draft
+
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+@pytest.fixture(scope="module", params=["knowledge_base.jsonl", "prose/knowledge_base.jsonl"])
+def bundled(request) -> tuple[dict[tuple[str, ...], list[Slice]], FactBase, KnowledgeIndex]:
+    slices = load_kb(DATA / request.param).slices
+    chapters: dict[tuple[str, ...], list[Slice]] = {}
+    for slice_ in slices:
+        chapters.setdefault(slice_.chapter, []).append(slice_)
+    return chapters, compile_kb(slices), KnowledgeIndex(list(slices))
+
+
+async def _drafted(slice_: Slice, qtype: str, mode: str, facts: FactBase, knowledge: KnowledgeIndex):
+    """What the offline author writes for the slice (lending from its neighbours), as the writer
+    delivers it; None when it cannot ask the slice."""
+    neighbours = knowledge.neighbours(slice_)
+    task = Task(slice=slice_, qtype=qtype, mode=mode, seed=5, neighbours=neighbours, facts=facts)
+    try:
+        authored = await OfflineAuthor().draft(task)
+    except AuthorError:
+        return None
+    calculation = authored.calculation.model_dump() if authored.calculation else None
+    draft = {"draft": authored.draft.model_dump(), "qtype": authored.qtype, "calculation": calculation}
+    return write_question(draft, slice_, mode)
+
+
+async def test_every_chapter_of_both_bundled_kbs_gets_a_strict_multiple_choice(bundled) -> None:
+    chapters, facts, knowledge = bundled
+    statements = 0
+    for slices in chapters.values():
+        question = await _drafted(slices[len(slices) // 2], "multi", "strict", facts, knowledge)
+        assert question is not None
+        assert run_checks(question, "multi") == []
+        statements += "下列说法正确的有" in question.stem
+    assert statements >= 1
+
+
+async def test_flexible_choices_on_both_bundled_kbs_are_cases_that_pass_the_checks(bundled) -> None:
+    """Each chapter is asked as the loop asks it, slice after slice until one can be; whatever is written
+    is a case, and a chapter whose rules bind enough people of a sale always gets its 灵活 multiple
+    choice."""
+    chapters, facts, knowledge = bundled
+    produced: dict[str, int] = {"single": 0, "multi": 0}
+    for chapter, slices in chapters.items():
+        acting = {f.id for f in facts.of_chapter(chapter, "modal") if acts_of(f)}
+        for qtype in produced:
+            question = None
+            for slice_ in slices[:3]:
+                question = question or await _drafted(slice_, qtype, "flexible", facts, knowledge)
+            if question is None:
+                assert qtype == "single" or len(acting) < _ACTING, chapter
+                continue
+            produced[qtype] += 1
+            assert scenario_missing(question) is None
+            assert run_checks(question, qtype) == []
+    assert produced["single"] >= produced["multi"] >= 1
