@@ -65,7 +65,9 @@ _MODAL_WORDS = re.compile("|".join((*MODALS, "应", "须", "不能", "禁止", "
 # A clause before a rule that only cites where it comes from or what it is for.
 _BACKGROUND = re.compile(r"^(?:按照|根据|依照|依据|为了|为)|(?:规定|要求|意见)$")
 # A clause before a rule shaped as a condition, an exception or a circumstance of it.
-_QUALIFYING = re.compile(r"^(?:未经|除|如果|若|如|凡|在|对|经(?!纪)|非|没有|无|只有|仅)|(?:的|下|外|时|后|前|中)$")
+_QUALIFYING = re.compile(
+    r"^(?:未经|除|如果|若|如|凡|在|对|经(?!纪)|非|没有|无|只有|仅)|(?:的|下|外|时|后|前|中)$"
+)
 _OPEN_ENDED = ("说明", "提示", "注意", "告知", "为准", "约定")
 _NAMED_BEFORE = ("客户", "买方", "卖方", "业主", "委托人", "购房人", "承租人", "出租人", "当事人", "双方")
 _WIDTHS = (5, 4)
@@ -156,11 +158,16 @@ def _qualified(fact: Fact) -> bool:
     sentence = next((s for s in re.split(r"[。！？；]", fact.source) if fact.consequence in s), "")
     before = sentence[: sentence.find(fact.consequence)]
     words = {fact.consequence[i : i + 2] for i in range(len(fact.consequence) - 1)}
+    conditioned = False
     for clause in re.split(r"[，,]", before):
         clause = clause.strip()
+        if fact.condition and fact.condition in clause:
+            conditioned = True
         named = any(part and part in clause for part in (fact.subject, fact.condition))
         if not clause or named or _MODAL_WORDS.search(clause) or _BACKGROUND.search(clause):
             continue
+        if conditioned:
+            return False  # the condition was another clause's ("发生纠纷时，确认书是证据，…应当…")
         if _QUALIFYING.search(clause) or not any(word in clause for word in words):
             return False
     return True
