@@ -234,6 +234,7 @@ class LLMAuthor:
                 "options": question.options,
                 "answer": question.answer_text,
                 "explanation": question.explanation,
+                "sources": question.sources,
             },
             ensure_ascii=False,
             indent=1,
