@@ -217,3 +217,48 @@ def test_the_bundled_knowledge_base_yields_table_questions_that_pass_the_checks(
                 produced = True
         answered += produced
     assert asked and answered * 4 >= asked
+
+
+def _chosen(written: Written) -> list[tuple[str, bool]]:
+    return [(text, chr(65 + i) in written.draft.answer) for i, text in enumerate(written.draft.options)]
+
+
+SECOND_SMALL = ("第二套", "140㎡及以下", "1%")
+DEED_FULL = _rows("full", DEED_HEADER, [*(row.items for row in DEED), SECOND_SMALL])
+
+
+def test_flexible_multi_asks_which_households_pay_the_rows_rate():
+    shapes = set()
+    for seed in range(10):
+        written = _write(DEED_FULL[0], DEED_FULL, "multi", "flexible", seed)
+        assert written is not None and written.fact_ids == ["full0"]
+        assert written.draft.stem.endswith("下列情形中，（　）的，契税税率为1%。")
+        for text, chosen in _chosen(written):
+            area = re.search(r"建筑面积(\d+)㎡", text)
+            assert "140㎡" not in text  # every household has its own area, not the row's bound
+            small_home = area is not None and float(area[1]) <= 140 and "第三套" not in text
+            assert chosen == small_home, text
+            shapes.add(text.split("，")[0])
+        assert len(written.draft.answer) >= 2
+        assert _passes(written, "multi", "flexible") == []
+    assert {"首套", "第二套"} <= shapes  # both 1% rows are asked, not only the one the question starts from
+
+
+def test_flexible_multi_is_declined_for_rows_told_apart_by_label_only():
+    land = _rows(
+        "land",
+        ("用途", "出让最高年限（年）"),
+        [("居住用地", "70"), ("工业用地", "50"), ("商业、旅游、娱乐用地", "40"), ("综合或者其他用地", "50")],
+    )
+    assert _write(land[1], land, "multi", "flexible") is None
+    assert _write(DEED[0], DEED, "multi", "strict") is None
+
+
+def test_each_situation_is_explained_by_the_row_it_falls_in():
+    written = _write(DEED_FULL[1], DEED_FULL, "multi", "flexible", seed=4)
+    assert written is not None
+    analysis = written.draft.explanation.split("试题分析：")[1]
+    for text, _ in _chosen(written):
+        row = "首套" if text.startswith("首套") else text.split("，")[0]
+        assert f"属于“{row}" in analysis
+    assert set(written.draft.sources) <= {row.source for row in DEED_FULL}

@@ -258,3 +258,76 @@ def test_the_bundled_knowledge_base_yields_threshold_questions_that_pass_the_che
                 produced = True
         answered += produced
     assert asked and answered * 8 >= asked
+
+
+def _situations(written: Written) -> list[tuple[str, bool]]:
+    options = written.draft.options
+    return [(text, chr(65 + index) in written.draft.answer) for index, text in enumerate(options)]
+
+
+def test_flexible_multi_asks_which_sellers_meet_the_holding_period():
+    answers = set()
+    for seed in range(8):
+        written = _write(EXEMPT, [EXEMPT], "multi", "flexible", seed)
+        assert written is not None and written.fact_ids == ["t-exempt"]
+        stem = written.draft.stem
+        assert stem.endswith("下列情形中，（　）的，免征增值税。") and int(stem[:4]) >= 2026
+        people = set()
+        for text, chosen in _situations(written):
+            held = float(re.search(r"购买(\d+(?:\.\d+)?)年", text)[1])
+            assert held != 2 and chosen == (held > 2), text  # never on the bound, every verdict by the rule
+            people.add(text[:2])
+            assert f"{held:g}年" in written.draft.explanation
+        assert len(people) == 4 and written.draft.sources == [EXEMPT.source]
+        answers.add(written.draft.answer)
+        assert _passes(written, "multi", "flexible") == []
+    assert len(answers) > 1
+
+
+def test_flexible_single_over_a_consequence_asks_for_the_one_case_on_its_side():
+    written = _write(EXEMPT, [EXEMPT], "single", "flexible", seed=2)
+    assert written is not None and len(written.draft.answer) == 1
+    chosen = next(text for text, picked in _situations(written) if picked)
+    held = float(re.search(r"购买(\d+(?:\.\d+)?)年", chosen)[1])
+    # 满2年 leaves one holding period below it, so the odd one out is the seller who misses it
+    assert held < 2 and "不属于免征增值税情形的是" in written.draft.stem
+    assert _passes(written, "single", "flexible") == []
+
+
+def test_situations_over_sibling_rates_count_every_rule_that_gives_the_asked_rate():
+    second_small = _rate("t-second-small", "家庭第二套住房", "140平方米及以下", "1%")
+    facts = [*RATES, second_small]
+    kinds = set()
+    for seed in range(10):
+        written = _write(SMALL, facts, "multi", "flexible", seed)
+        assert written is not None
+        assert written.draft.stem.endswith("（　）的，契税税率为1%。")
+        for text, chosen in _situations(written):
+            area = re.search(r"面积为(\d+)平方米", text)
+            first_or_second = "首套" in text or "第二套" in text
+            assert chosen == bool(area and first_or_second and float(area[1]) <= 140), text
+            kinds.add("第二套" in text and chosen)
+        assert _passes(written, "multi", "flexible") == []
+    assert kinds == {True, False}  # the second home's 1% row is among the right answers too
+
+
+def test_a_single_situation_question_has_one_case_in_the_asked_row():
+    singles = [w for seed in range(12) if (w := _write(LARGE, RATES, "single", "flexible", seed))]
+    situational = [w for w in singles if "下列情形中" in w.draft.stem]
+    assert situational
+    for written in situational:
+        chosen = [text for text, picked in _situations(written) if picked]
+        assert len(chosen) == 1 and "首套" in chosen[0]
+        assert float(re.search(r"面积为(\d+)平方米", chosen[0])[1]) > 140
+        assert "1.5%" in written.draft.explanation and len(written.draft.sources) == 4
+        assert _passes(written, "single", "flexible") == []
+
+
+def test_a_rate_whose_figure_equals_a_count_in_its_condition_is_no_consequence():
+    # "家庭第三套及以上住房 … 3%": the 3 of 第三套 is a count of homes, not the rate's bound
+    written = _write(THIRD, RATES, "multi", "flexible", seed=1)
+    assert written is not None and written.draft.stem.endswith("的，契税税率为3%。")
+    for text, chosen in _situations(written):
+        count = re.search(r"第(\d)套", text)
+        assert chosen == bool(count and int(count[1]) >= 3), text
+    assert _passes(written, "multi", "flexible") == []

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from graph.authors import scenes
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
-from graph.authors.recipes.threshold import bounds, case_value, concrete
+from graph.authors.recipes.threshold import bounds, case_value, case_values, concrete, multi_answers
 from graph.schemas import QuestionType
 from retrieval.facts import Fact, FactKind
 
@@ -75,10 +75,14 @@ def _conditions(row: Fact, column: int) -> list[tuple[int, str]]:
     return found
 
 
+def _situation(row: Fact, column: int) -> str:
+    """The conditions that place a row for `column`, in words: 首套，建筑面积140㎡及以下."""
+    return "，".join(c for _, c in _conditions(row, column))
+
+
 def _placed(row: Fact, column: int) -> str:
     """What a row's value belongs to, in words: 商业、旅游、娱乐用地的出让最高年限."""
-    target, _ = _column(row.header[column])
-    return "，".join(c for _, c in _conditions(row, column)) + f"的{target}"
+    return f"{_situation(row, column)}的{_column(row.header[column])[0]}"
 
 
 def _row_text(row: Fact) -> str:
@@ -135,7 +139,7 @@ def _lookup(row: Fact, rows: list[Fact], rng: random.Random) -> _Lookup | None:
 class Table:
     name = "table"
     kinds: tuple[FactKind, ...] = ("table_row",)
-    qtypes: tuple[QuestionType, ...] = ("single", "judge")
+    qtypes: tuple[QuestionType, ...] = ("single", "multi", "judge")
 
     def write(self, fact: Fact, brief: Brief) -> Written | None:
         if fact.kind != "table_row" or len(fact.header) < 2 or len(fact.items) != len(fact.header):
@@ -143,6 +147,8 @@ class Table:
         rows = self._rows(fact, brief)
         if len(rows) < 3 or _declined(fact.header, rows):
             return None
+        if brief.task.qtype == "multi":
+            return self._situations(fact, rows, brief) if brief.task.mode == "flexible" else None
         if brief.task.mode == "flexible":
             builders = [self._case_lookup, self._act_recognition]
         else:
@@ -152,7 +158,7 @@ class Table:
             written = build(fact, rows, brief)
             if written is not None:
                 return written
-        return None
+        return self._situations(fact, rows, brief) if brief.task.mode == "flexible" else None
 
     def _rows(self, fact: Fact, brief: Brief) -> list[Fact]:
         """This row first, then the other rows of its table: the same columns in its slice, its related
@@ -240,6 +246,76 @@ class Table:
                 return None
         case = "，".join(concrete(shown, bound, value) if i == index else c for i, c in asked.conditions)
         return self._lookup(fact, rows, brief, situation=f"{scenes.person(brief.rng)}的情况为：{case}。")
+
+    def _cases(self, row: Fact, rows: list[Fact], asked: _Lookup) -> list[str]:
+        """The row's conditions with a concrete figure in place of its bound that no row of the same other
+        conditions covers ("首套，建筑面积120㎡"), or as written when none is bounded."""
+        conditions = _conditions(row, asked.column)
+        bounded = [(i, c) for i, c in conditions if i and bounds(c)]
+        if not bounded:
+            return ["，".join(c for _, c in conditions)]
+        index, shown = bounded[0]
+        if len(bounds(shown)) != 1:
+            return []  # "90平方米以上、140平方米及以下" would keep one bound beside the case's figure
+        bound = bounds(shown)[0]
+        rivals = [
+            b
+            for other in rows
+            if other is not row
+            and all(O.key(other.items[i]) == O.key(row.items[i]) for i, _ in conditions if i != index)
+            for b in bounds(other.items[index])
+            if b.unit == bound.unit
+        ]
+        return [
+            "，".join(concrete(shown, bound, value) if i == index else c for i, c in conditions)
+            for value in case_values(bound, True)
+            if not any(b.contains(value) for b in rivals)
+        ]
+
+    def _situations(self, fact: Fact, rows: list[Fact], brief: Brief) -> Written | None:
+        """Cases placed in this row and in other rows, asked which get this row's value: every row with the
+        same value is right ("首套，建筑面积120㎡" and "第二套，建筑面积100㎡" both pay 1%)."""
+        rng = brief.rng
+        asked = _lookup(fact, rows, rng)
+        if asked is None or not any(i and bounds(c) for i, c in asked.conditions):
+            return None  # rows told apart by their labels alone are categories, not cases
+        unit = _column(fact.header[asked.column])[1]
+        right_key = O.key(fact.items[asked.column])
+        right, wrong = [], []
+        for row in rows:
+            cases = self._cases(row, rows, asked)
+            if O.key(row.items[asked.column]) == right_key:
+                right += [(case, row) for case in cases]
+            elif cases and not _blank(row.items[asked.column]):
+                wrong.append((cases[0], row))
+        if brief.task.qtype == "multi":
+            mixed = multi_answers(right, wrong, rng)
+            if mixed is None:
+                return None
+            picked = [(*case, correct) for case, correct in mixed]
+        else:
+            own = [case for case, row in right if row is fact]
+            if not own or len(wrong) < 3:
+                return None
+            picked = [(rng.choice(own), fact, True), *((*case, False) for case in rng.sample(wrong, 3))]
+        if len({O.key(case) for case, _, _ in picked}) < len(picked):
+            return None
+        choices = []
+        for case, row, correct in picked:
+            value = _value(row.items[asked.column], unit)
+            why = f"属于“{_situation(row, asked.column)}”的情形，{asked.target}为{value}"
+            choices.append(O.Option(case, correct, why))
+        when = O.case_date(rng, fact.source)
+        stem = f"{when}，下列情形中，（　）的，{asked.target}为{asked.right}。"
+        return O.choice(
+            [fact.id],
+            brief.task.qtype,
+            stem,
+            O.arrange(choices, rng),
+            [row.source for _, row, _ in picked],
+            basis=[_row_text(row) for row in dict.fromkeys(row for _, row, _ in picked)],
+            difficulty=0.55,
+        )
 
     # -- recognition: a description given, the row's label asked --------------------------------------
 

@@ -13,6 +13,7 @@ import math
 import random
 import re
 from dataclasses import dataclass
+from typing import TypeVar
 
 from graph.authors import scenes
 from graph.authors.recipes import options as O
@@ -40,6 +41,8 @@ _FIGURE = re.compile(r"\d+(?:\.\d+)?|[一二两三四五六七八九十百]+")
 _CONDITION_MAX = 30
 # A condition that is a time ("…时", "自2024年12月1日起") reads "X，Y为", not "X的，Y为".
 _TIME_CLAUSE = re.compile(r"(?:[时后前中]|^自.+起)$")
+_YEAR = re.compile(r"\d{4}年")
+_T = TypeVar("_T")
 _BOUND_NOTE = re.compile(r"^[（(]含[^）)]*[）)]")
 # Who a rule speaks of, in the words rules use: a case puts a named person in their place.
 _PARTY = re.compile(r"(^|，|起)(个人|购房人|借款人|买受人|出卖人|卖方|买方|申请人|纳税人|委托人|当事人|职工)")
@@ -138,31 +141,33 @@ def _step(value: float, unit: str) -> float:
     return max(1.0, round(step)) if unit in _COUNTED else step
 
 
-def case_value(bound: Bound, meets: bool, rng: random.Random | None = None) -> float | None:
-    """A figure well inside the bound (meets) or well outside it, one, two or three margins away (`rng`
-    picks; without it, one); None when there is no such figure."""
+def case_values(bound: Bound, meets: bool) -> list[float]:
+    """Figures well inside the bound (meets) or well outside it, one to three margins away, the likeliest
+    case first; empty when there is no such figure (a range has no single outside)."""
     counted = bound.unit in _COUNTED
     if bound.low is not None and bound.high is not None:
         if not meets:
-            return None
+            return []
         step = 1.0 if counted else _step((bound.low + bound.high) / 2, bound.unit)
         inside = [
             round(bound.low + k * step, 4)
             for k in range(1, _CASE_SPREAD * 4)
             if bound.low + k * step < bound.high
         ]
-        if not inside:
-            return None
         middle = (bound.low + bound.high) / 2
-        inside.sort(key=lambda v: abs(v - middle))
-        return inside[rng.randrange(min(_CASE_SPREAD, len(inside)))] if rng else inside[0]
+        return sorted(inside, key=lambda v: abs(v - middle))[:_CASE_SPREAD]
     edge = bound.low if bound.low is not None else bound.high
     if not edge or edge <= 0:
-        return None
+        return []
     upward = (bound.low is not None) == meets
     margins = [k * _step(edge, bound.unit) for k in range(1, _CASE_SPREAD + 1)]
     figures = [round(edge + m if upward else edge - m, 4) for m in margins]
-    figures = [f for f in figures if f > 0]
+    return [f for f in figures if f > 0]
+
+
+def case_value(bound: Bound, meets: bool, rng: random.Random | None = None) -> float | None:
+    """One of `case_values` (`rng` picks; without it, the first); None when there is none."""
+    figures = case_values(bound, meets)
     if not figures:
         return None
     return figures[rng.randrange(len(figures))] if rng else figures[0]
@@ -255,7 +260,7 @@ def _asked(fact: Fact) -> str:
 def _consequence(fact: Fact) -> bool:
     """The threshold sits in the condition and the subject is what follows ("个人将购买2年以上的住房对外
     销售的" → 免征增值税): a case meets or misses the condition and the consequence holds or not."""
-    return any(b.low == fact.value or b.high == fact.value for b in bounds(_clause(fact.condition)))
+    return any(fact.value in (b.low, b.high) and b.unit == fact.unit for b in bounds(_clause(fact.condition)))
 
 
 def _range_end(fact: Fact) -> bool:
@@ -340,17 +345,79 @@ def _false_side(fact: Fact, siblings: list[_Sibling]) -> list[_Sibling]:
     return siblings
 
 
+def _unbounded(text: str) -> str:
+    """A condition without its bounds, to tell which rules differ only in a figure."""
+    for bound in reversed(bounds(text)):
+        text = f"{text[: bound.start]}{text[bound.end :]}"
+    return O.key(text)
+
+
+def _cases(rule: Fact, rules: list[Fact]) -> list[str]:
+    """The rule's condition told with concrete figures no other rule of `rules` covers ("家庭首套住房面积为
+    120平方米"), or as written when it has no bound; empty when the bound's figure goes unnamed."""
+    condition = _clause(rule.condition)
+    found = bounds(condition)
+    if not found:
+        return [condition]
+    bound = found[0]
+    if not _named(condition, bound):
+        return []
+    rivals = [
+        b
+        for other in rules
+        if other is not rule and _unbounded(other.condition) == _unbounded(condition)
+        for b in bounds(_clause(other.condition))
+        if b.unit == bound.unit
+    ]
+    return [
+        concrete(condition, bound, value)
+        for value in case_values(bound, True)
+        if not any(b.contains(value) for b in rivals)
+    ]
+
+
+def multi_answers(right: list[_T], wrong: list[_T], rng: random.Random) -> list[tuple[_T, bool]] | None:
+    """Four options for a multiple choice: two or three right ones, the rest wrong, as the papers mix
+    them; None when there are too few of either."""
+    fewest, most = max(2, 4 - len(wrong)), min(3, len(right), 4 - min(1, len(wrong)))
+    if fewest > most:
+        return None
+    count = rng.randint(fewest, most)
+    return [(r, True) for r in rng.sample(right, count)] + [(w, False) for w in rng.sample(wrong, 4 - count)]
+
+
+def _told(situations: list[str], rng: random.Random) -> list[str] | None:
+    """Each situation told of its own person (周某, 吴某…); None when one names no party to put them in."""
+    taken: set[str] = set()
+    told = []
+    for situation in situations:
+        person = scenes.plain_name(rng, taken)
+        taken.add(person)
+        told.append(personal(situation, person))
+        if person not in told[-1]:
+            return None
+    return told
+
+
 class Threshold:
     name = "threshold"
     kinds: tuple[FactKind, ...] = ("threshold",)
-    qtypes: tuple[QuestionType, ...] = ("single", "judge")
+    qtypes: tuple[QuestionType, ...] = ("single", "multi", "judge")
 
     def write(self, fact: Fact, brief: Brief) -> Written | None:
         if fact.kind != "threshold" or not _usable(fact):
             return None
         flexible = brief.task.mode == "flexible"
+        if flexible and brief.task.qtype in ("single", "multi") and _consequence(fact):
+            return self._situations(fact, brief)
+        if brief.task.qtype == "multi" and flexible:
+            return self._sibling_situations(fact, brief)
         if brief.task.qtype == "single" and not _consequence(fact):
-            return self._flexible_single(fact, brief) if flexible else self._single(fact, brief)
+            if not flexible:
+                return self._single(fact, brief)
+            builders = [self._flexible_single, self._sibling_situations]
+            brief.rng.shuffle(builders)
+            return builders[0](fact, brief) or builders[1](fact, brief)
         if brief.task.qtype == "judge":
             if flexible:
                 return self._flexible_judge(fact, brief)
@@ -392,7 +459,7 @@ class Threshold:
         makes it false (a lower bound stated lower: "购买1年以上的…免征" widens the rule wrongly)."""
         rng = brief.rng
         condition = _clause(fact.condition)
-        bound = next(b for b in bounds(condition) if fact.value in (b.low, b.high))
+        bound = next(b for b in bounds(condition) if fact.value in (b.low, b.high) and b.unit == fact.unit)
         value = fact.value or 0.0
         side = [s for s in _siblings(fact, brief) if (s.value < value) == (bound.low is not None)]
         if not side:
@@ -483,7 +550,7 @@ class Threshold:
         holds only when the condition is met ("王某将购买1年的住房对外销售，免征增值税" is false)."""
         rng = brief.rng
         condition = _clause(fact.condition)
-        bound = next(b for b in bounds(condition) if fact.value in (b.low, b.high))
+        bound = next(b for b in bounds(condition) if fact.value in (b.low, b.high) and b.unit == fact.unit)
         if not _named(condition, bound):
             return None
         meets = rng.random() < 0.5
@@ -502,6 +569,115 @@ class Threshold:
         analysis = f"教材规定，{self._lead(fact)}{fact.subject}。题中{figure_text}{verdict}这一条件"
         analysis += "，题干表述正确。" if meets else f"，“{fact.subject}”的结论不适用。"
         return O.judge([fact.id], stem, meets, analysis, [fact.source], difficulty=0.45)
+
+    def _situations(self, fact: Fact, brief: Brief) -> Written | None:
+        """Persons whose figures meet or miss the condition ("下列情形中，（　）的，免征增值税"): a multiple
+        choice takes two or three who meet it; a single choice the one case on its side (the
+        one who misses it when figures below a small bound run out: "持有1年" is the only miss of 满2年)."""
+        rng = brief.rng
+        condition = _clause(fact.condition)
+        found = bounds(condition)
+        # a second bound ("满2年未满5年") or a policy date would be told with the case's figure beside it
+        if len(found) != 1 or not _named(condition, found[0]) or _YEAR.search(condition):
+            return None
+        bound = found[0]
+        covered = [
+            b
+            for peer in _peers(fact, brief)
+            if O.key(peer.subject) == O.key(fact.subject) and not _same_rule(peer, fact)
+            for b in bounds(peer.condition)
+            if b.unit == bound.unit
+        ]
+        meets = case_values(bound, True)
+        misses = [v for v in case_values(bound, False) if not any(b.contains(v) for b in covered)]
+        if brief.task.qtype == "multi":
+            mixed = multi_answers(meets, misses, rng)
+            if mixed is None:
+                return None
+            picked = [(v, met, met) for v, met in mixed]
+            stem = f"下列情形中，（　）的，{fact.subject}。"
+        else:
+            odd_meets = len(misses) >= 3 or len(meets) < 3
+            few, many = (meets, misses) if odd_meets else (misses, meets)
+            if not few or len(many) < 3:
+                return None
+            picked = [(rng.choice(few), odd_meets, True)]
+            picked += [(v, not odd_meets, False) for v in rng.sample(many, 3)]
+            stem = (
+                f"下列情形中，（　）的，{fact.subject}。"
+                if odd_meets
+                else f"下列情形中，不属于{fact.subject}情形的是（　）。"
+            )
+        edge = condition[bound.start : bound.end]
+        told = _told([concrete(condition, bound, value) for value, _, _ in picked], rng)
+        if told is None:
+            return None
+        choices = []
+        for text, (value, met, answer) in zip(told, picked, strict=True):
+            held = f"{figure(value)}{bound.unit}"
+            verdict = (
+                f"满足“{edge}”的条件，{fact.subject}" if met else f"不满足“{edge}”的条件，不能{fact.subject}"
+            )
+            choices.append(O.Option(text, answer, f"中{held}{verdict}"))
+        when = O.case_date(rng, fact.source)
+        return O.choice(
+            [fact.id],
+            brief.task.qtype,
+            f"{when}，{stem}",
+            O.arrange(choices, rng),
+            [fact.source],
+            lead=f"教材规定，{self._lead(fact)}{fact.subject}。",
+            difficulty=0.55,
+        )
+
+    def _sibling_situations(self, fact: Fact, brief: Brief) -> Written | None:
+        """Cases under this rule and under the rules of the same subject beside it ("家庭首套住房面积为120
+        平方米" / "家庭第二套住房面积为160平方米"), asked which get this value: the right ones are the
+        cases of every rule giving it, so a rule repeated for another condition is no false distractor."""
+        rng = brief.rng
+        rules = [fact] + [
+            peer
+            for peer in _peers(fact, brief)
+            if O.key(peer.subject) == O.key(fact.subject) and peer.condition and not _consequence(peer)
+        ]
+        by_condition: dict[str, Fact] = {}
+        for rule in rules:
+            by_condition.setdefault(O.key(rule.condition), rule)
+        rules = list(by_condition.values())
+        cases = {rule.id: _cases(rule, rules) for rule in rules}
+        right = [(c, r) for r in rules if r.value == fact.value for c in cases[r.id]]
+        wrong = [(c, r) for r in rules if r.value != fact.value for c in cases[r.id][:1]]
+        if not cases[fact.id] or len({r.value for _, r in wrong}) < 2 - (brief.task.qtype == "multi"):
+            return None
+        if brief.task.qtype == "multi":
+            mixed = multi_answers(right, wrong, rng)
+            if mixed is None:
+                return None
+            picked = [(*case, correct) for case, correct in mixed]
+        else:
+            if len(wrong) < 3:
+                return None
+            picked = [(rng.choice(cases[fact.id]), fact, True)]
+            picked += [(*case, False) for case in rng.sample(wrong, 3)]
+        told = _told([situation for situation, _, _ in picked], rng)
+        if told is None:
+            return None
+        choices = []
+        for text, (_, rule, correct) in zip(told, picked, strict=True):
+            why = f"属于“{_clause(rule.condition)}”的情形，{rule.subject}{_claim(rule, _own_number(rule))}"
+            choices.append(O.Option(text, correct, why))
+        number = _own_number(fact)
+        stem = (
+            f"{O.case_date(rng, fact.source)}，下列情形中，（　）的，{fact.subject}{_claim(fact, number)}。"
+        )
+        return O.choice(
+            [fact.id],
+            brief.task.qtype,
+            stem,
+            O.arrange(choices, rng),
+            list(dict.fromkeys(rule.source for _, rule, _ in picked)),
+            difficulty=0.55,
+        )
 
     def _conditional_case(self, fact: Fact, brief: Brief) -> Written | None:
         """A case under the fact's condition stating its value or a sibling's; or a case outside the
