@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from graph.schemas import BLANK
+from retrieval.chapters import chinese_number
 
 STEM_LIMIT = 300
 OPTION_LIMIT = 100
@@ -159,14 +160,28 @@ def _stated(conclusion: str, qtype: str) -> str | None:
     return None
 
 
-_NUMBER = re.compile(r"(\d[\d,，]*(?:\.\d+)?)\s*(万元|万|%|％|元)?")
+_CN_NUMERAL = "零〇一二两三四五六七八九十百千"
+# A figure in digits, or in Chinese numerals where a unit follows ("四十二年", "三十日"); "第一年" and
+# "统一年限" hold words, not figures.
+_COUNTED = "万元|万|元|年|个月|个工作日|日|天|倍|层|岁|平方米|㎡"
+_NUMBER = re.compile(
+    rf"(\d[\d,，]*(?:\.\d+)?)\s*(万元|万|%|％|元)?"
+    rf"|(?<![第统唯同单逐之{_CN_NUMERAL}])([{_CN_NUMERAL}]+)(?=({_COUNTED}))"
+)
 
 
 def numbers_in(text: str) -> list[float]:
-    """Numbers as a reader means them: `3万元` is 30000, `1.5%` is 0.015, `30,000元` is 30000."""
+    """Numbers as a reader means them: `3万元` is 30000, `1.5%` is 0.015, `30,000元` is 30000, `四十二年`
+    is 42."""
     values = []
-    for raw, unit in _NUMBER.findall(text):
-        value = float(raw.replace(",", "").replace("，", ""))
+    for digits, unit, numeral, numeral_unit in _NUMBER.findall(text):
+        if numeral:
+            counted = chinese_number(numeral)
+            if counted is None:
+                continue
+            value, unit = float(counted), numeral_unit
+        else:
+            value = float(digits.replace(",", "").replace("，", ""))
         if unit in ("万元", "万"):
             value *= 10000
         elif unit in ("%", "％"):

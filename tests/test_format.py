@@ -12,6 +12,8 @@ from graph.format import (
     display_explanation,
     explanation_parts,
     fits_short_explanation,
+    numbers_in,
+    same_number,
     short_explanation,
 )
 
@@ -105,3 +107,17 @@ def test_poll_explanation_from_a_paper_explanation_leads_with_the_conclusion_and
     short = short_explanation(paper)
     assert short.startswith("结论：本题选C。")
     assert fits_short_explanation(short) and len(short) <= SHORT_EXPLANATION_LIMIT
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [("四十二年", "42年"), ("七十年", "70年"), ("140万元", "1400000元"), ("三十日", "30日"), ("两年", "2年")],
+)
+def test_a_figure_written_in_chinese_numerals_or_in_ten_thousands_is_the_same_figure(one, other):
+    assert len(numbers_in(one)) == len(numbers_in(other)) == 1
+    assert same_number(numbers_in(one)[0], numbers_in(other)[0])
+
+
+@pytest.mark.parametrize("words", ["第一年", "统一年限", "唯一住房", "一般情况下"])
+def test_words_made_with_numeral_characters_are_not_figures(words):
+    assert numbers_in(words) == []

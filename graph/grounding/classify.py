@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from graph.grounding.book import Passage, SourceBook
-from graph.grounding.compare import Claim, ClauseCheck, Verdict, check_clause
+from graph.grounding.compare import REVERSE_ALIGN, Claim, ClauseCheck, Verdict, check_clause, window
 from graph.grounding.statements import Statement
 from graph.grounding.text import content_chars, coverage, grams, normalise
 from graph.grounding.typed import CHECKS
@@ -109,6 +109,39 @@ def ground_clause(claim: Claim, context: str, book: SourceBook, scopes: Sequence
     return contradiction or closest
 
 
+def _deciding(statement: Statement, book: SourceBook, scopes: Sequence[Scope]) -> ClauseCheck:
+    """The check that decides the statement. Its clauses together are one claim when one sentence says
+    them all; clause by clause, a contradiction of any decides, and support needs every clause supported
+    by a sentence of one knowledge point that is about the whole statement — two true halves from
+    unrelated sentences ("个人销售住房" and "…暂免征收土地增值税") do not make a true whole."""
+    whole = "，".join(statement.asserted)
+    if len(statement.asserted) > 1:
+        joined = ground_clause(_claim(whole, statement), statement.context, book, scopes)
+        if joined.verdict == "supported":
+            return joined
+    results = [
+        ground_clause(_claim(clause, statement), statement.context, book, scopes)
+        for clause in statement.asserted
+    ]
+    deciding = next((r for r in results if r.verdict == "contradicted"), None)
+    if deciding is not None:
+        return deciding
+    unknown = [r for r in results if r.verdict == "unknown"]
+    if unknown:
+        return unknown[0]
+    passages = [r.passage for r in results if r.passage is not None]
+    apart = len({p.index for p in passages}) > 1 and (
+        len({p.slice_id for p in passages}) > 1
+        or any(
+            coverage(window(clause, p), grams(whole)) < REVERSE_ALIGN
+            for clause, p in zip(statement.asserted, passages, strict=True)
+        )
+    )
+    if apart:
+        return ClauseCheck("unknown", "题目各部分分别出自教材中说不同事情的句子，没有一处同时说到", None, 0.0)
+    return max(results, key=lambda r: r.coverage)
+
+
 def classify(
     statement: Statement, book: SourceBook, scopes: Sequence[Scope], facts: Sequence[Fact]
 ) -> Finding:
@@ -126,16 +159,9 @@ def classify(
                 typed.fact.slice_id,
                 typed.fact.id,
             )
-    results = [
-        ground_clause(_claim(clause, statement), statement.context, book, scopes)
-        for clause in statement.asserted
-    ]
-    if not results:
+    if not statement.asserted:
         return Finding(statement.label, statement.text, statement.claims, "unknown", "没有可核对的内容")
-    deciding = next((r for r in results if r.verdict == "contradicted"), None)
-    if deciding is None:
-        unknown = [r for r in results if r.verdict == "unknown"]
-        deciding = unknown[0] if unknown else max(results, key=lambda r: r.coverage)
+    deciding = _deciding(statement, book, scopes)
     passage = deciding.passage if deciding.verdict != "unknown" else None
     fact = passage.facts[0] if passage is not None and passage.facts else None
     return Finding(

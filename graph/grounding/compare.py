@@ -27,6 +27,7 @@ from graph.grounding.markers import (
     negation_flip,
     negatives,
     opposite_swap,
+    polarity_clash,
     sequence,
 )
 from graph.grounding.text import GLUE, content_runs, coverage, grams, normalise, numbers
@@ -43,9 +44,19 @@ OPTION_SUPPORT = 0.85
 TOPIC_SUPPORT = 0.5
 # How far apart in the source two shared words may stand around a word the statement replaced.
 _GAP = 14
+# Words that trade places with others in the source are parties ("委托人", "经纪机构") from this length on;
+# a shorter verb or noun moved ("公布", "贷款") is a paraphrase's word order.
+_PARTY = 3
 _PHRASES = re.compile(r"[，,；;：:]")
 _ALTERNATIVE = re.compile(r"或者|或|以及|和|及|、")
 _CELL_ITEMS = re.compile(r"[、；;，,]")
+# A phrase that sets the condition or time of the one after it.
+_CONDITION = re.compile(r"(?:的|时|后|前)$")
+_LISTING = re.compile(r"下列|以下|如下")
+# Words a paraphrase adds without changing what is said ("一般", "通常", "均").
+_FILLER = re.compile(
+    r"(?:一般|通常|主要|均|都|也|还|即|已|已经|可能|依法|相应|应该|需要|须|需|要|则|就|再|又|仍|另|同时|分别|及时)+"
+)
 # Words that turn a rule round rather than change its subject: a swap involving them is the contradiction.
 _TURNING = re.compile(r"不|没|未|无|非|应|须|得|可")
 _WINDOW = 3
@@ -119,6 +130,8 @@ def _cell_support(claim: Claim, passage: Passage, covered: float) -> ClauseCheck
     conflict, attested = number_check(normalise(stated), passage.norm, claim.case)
     if conflict or not attested:
         return ClauseCheck("unknown", "题目中的数值与表格不一致", passage, covered)
+    if polarity_clash(normalise(stated), passage.norm):
+        return ClauseCheck("unknown", "禁止、免除或否定与教材表格不对应", passage, covered)
     return ClauseCheck("supported", "与教材表格一致", passage, covered)
 
 
@@ -136,26 +149,107 @@ def _words(text: str) -> str:
     return "".join(ch for ch in text if ch not in GLUE)
 
 
-def substitution(clause: str, source: str) -> tuple[str, str] | None:
+def _shifted(
+    first: tuple[str, int, int, int, int], shared: tuple[str, int, int, int, int], then: tuple
+) -> bool:
+    """A word moved by one character round a shared one: 免 left out before 征 and 收 added after it."""
+    short = all(max(op[2] - op[1], op[4] - op[3]) <= 2 for op in (first, then))
+    return (
+        shared[0] == "equal"
+        and shared[2] - shared[1] == 1
+        and {first[0], then[0]} == {"insert", "delete"}
+        and short
+    )
+
+
+def _differences(opcodes: list[tuple[str, int, int, int, int]]) -> list[tuple[int, int, int, int, int, int]]:
+    """(i1, i2, j1, j2, left, right): each stretch where the texts differ, with the shared characters
+    anchoring it on the left and right. A word moved round one shared character is one difference:
+    "免征" against "征收", not a 免 left out and a 收 added."""
+    found = []
+    index = 0
+    while index < len(opcodes):
+        if opcodes[index][0] == "equal":
+            index += 1
+            continue
+        last = index
+        if index + 2 < len(opcodes) and _shifted(opcodes[index], opcodes[index + 1], opcodes[index + 2]):
+            last += 2
+        before = opcodes[index - 1] if index else None
+        after = opcodes[last + 1] if last + 1 < len(opcodes) else None
+        left = before[2] - before[1] if before is not None else 0
+        right = after[2] - after[1] if after is not None else 0
+        found.append((opcodes[index][1], opcodes[last][2], opcodes[index][3], opcodes[last][4], left, right))
+        index = last + 1
+    return found
+
+
+def _added(words: str, written: str, opcodes: list[tuple[str, int, int, int, int]]) -> bool:
+    """Words the statement adds inside what the source says change it when they are words the source has
+    in another place (the two parties of "由经纪机构与委托人协商" changing places), or one character that
+    makes another term ("抵押权人" for "抵押人", "教育费附加" for "地方教育附加")."""
+    if _FILLER.fullmatch(words):
+        return False
+    moved = [_words(written[j1:j2]) for tag, _, _, j1, j2 in opcodes if tag in ("insert", "replace")]
+    return len(words) == 1 or (len(words) >= _PARTY and any(words in elsewhere for elsewhere in moved))
+
+
+def _hidden(said: str, at: int, dropped: str) -> tuple[str, str] | None:
+    """(source words, statement words) when the words the statement goes on with after a stretch the source
+    has in addition end as that stretch goes on: "交付之前由〔出卖人承担，交付之后由〕买受人承担" read as
+    "交付之前由买受人承担" puts 买受人 where the source has 出卖人."""
+    following = said[at:]
+    if dropped.endswith("、"):
+        return None  # list items passed over: "形式有自书遗嘱、代书遗嘱、打印遗嘱" read as "打印遗嘱"
+    for length in range(min(len(following), _GAP), 1, -1):
+        tail = following[:length]
+        for cut in range(1, length - 1):
+            place = dropped.find(tail[cut:])
+            listed = "、" in dropped[:place]
+            if place > 0 and not listed and _words(tail[:cut]) and _words(dropped[:place]):
+                return dropped[:place], tail[:cut]
+    return None
+
+
+def _listed_content(source: str) -> str:
+    """The source's content as `content_runs` reads it, with the 、 that separates listed items kept."""
+    found = []
+    for part in source.split("、"):
+        runs = "".join(content_runs(part))
+        if runs:
+            found.append(runs)
+    return "、".join(found)
+
+
+def _edges(dropped: str) -> str:
+    """Where an alternative dropped with the words shows: at their start or end ("或者两名协理"), not
+    inside one of them ("熟悉房屋和小区情况")."""
+    return dropped[:2] + "|" + dropped[-2:]
+
+
+def substitution(clause: str, source: str, added: bool = True) -> tuple[str, str] | None:
     """(source words, statement words) where, between words both share, the statement has other words than
-    the source ("房源的物理属性" for "房源的法律属性") or leaves out some of the source's ("一名经纪人或者两名
-    协理" read as "一名协理")."""
-    written = "".join(content_runs(source))
+    the source ("房源的物理属性" for "房源的法律属性"), words of its own (`added`: "抵押权人" for "抵押人"),
+    or leaves out some of the source's ("一名经纪人或者两名协理" read as "一名协理")."""
+    written = _listed_content(source)
     runs = content_runs(clause)
     for said in (*runs, "".join(runs)) if len(runs) > 1 else runs:
         if len(said) < 4 or in_order(said, source) < 0.5:
             continue  # too short to place, or said somewhere else than in this source
         opcodes = SequenceMatcher(None, said, written, autojunk=False).get_opcodes()
-        for index, (tag, i1, i2, j1, j2) in enumerate(opcodes):
-            if tag not in ("replace", "insert"):
+        for i1, i2, j1, j2, left, right in _differences(opcodes):
+            mine, theirs = _words(said[i1:i2]), _words(written[j1:j2]).replace("、", "")
+            if added and theirs and not mine and left >= 2:
+                hidden = _hidden(said, i2, written[j1:j2])
+                if hidden:
+                    return hidden
+            if mine and not theirs:  # words of the statement's own between words both share
+                if added and left >= 2 and right >= 2 and _added(mine, written, opcodes):
+                    return "", said[i1:i2]
                 continue
-            before = opcodes[index - 1] if index else None
-            after = opcodes[index + 1] if index + 1 < len(opcodes) else None
-            left = before[2] - before[1] if before is not None and before[0] == "equal" else 0
-            right = after[2] - after[1] if after is not None and after[0] == "equal" else 0
             # a different first or last word counts where both texts start or end there
-            at_start = tag == "replace" and before is None and i1 == 0 and j1 == 0
-            at_end = tag == "replace" and after is None and i2 == len(said) and j2 == len(written)
+            at_start = mine and i1 == 0 and j1 == 0
+            at_end = mine and i2 == len(said) and j2 == len(written)
             if not (
                 (at_start or left >= 1)
                 and (at_end or right >= 1)
@@ -166,9 +260,12 @@ def substitution(clause: str, source: str) -> tuple[str, str] | None:
                 j1 = max(j1, j2 - (i2 - i1) - 3)
             if at_end:
                 j2 = min(j2, j1 + (i2 - i1) + 3)
-            if j2 - j1 > _GAP or (tag == "insert" and not _ALTERNATIVE.search(written[j1:j2])):
+            if not mine and not theirs:
+                continue  # only the 、 between listed items
+            dropped = written[j1:j2].replace("、", "")
+            if j2 - j1 > _GAP or (not mine and not _ALTERNATIVE.search(_edges(dropped))):
                 continue  # a word the statement leaves out matters when it drops an alternative
-            if tag == "replace" and (i2 - i1 > _GAP or not _words(said[i1:i2]) or not _words(written[j1:j2])):
+            if mine and (i2 - i1 > _GAP or not _words(written[j1:j2])):
                 continue
             if i2 - i1 == 1 and j2 - j1 == 1 and i1:  # one character: show it with the one before ("出售")
                 return written[j1 - 1 : j2], said[i1 - 1 : i2]
@@ -207,16 +304,6 @@ def in_order(clause: str, source: str) -> float:
     return sum(block.size for block in blocks if block.size >= 2) / len(said)
 
 
-def _unmatched_negative(said: str, written: str) -> bool:
-    """A prohibition, exemption or negation on one side the other side does not put on the same words."""
-    mine, theirs = [g for g in negatives(said) if g], [g for g in negatives(written) if g]
-    said_grams = grams(said)
-    relevant = [g for g in theirs if g & said_grams]
-    return any(not any(g & h for h in theirs) for g in mine) or any(
-        not any(g & h for h in mine) for g in relevant
-    )
-
-
 def _about(topic: str, passage: Passage) -> bool:
     """The sentence names the topic, or one of its names ("贷款市场报价利率（LPR）")."""
     return coverage(topic, passage.grams) >= TOPIC_SUPPORT or any(
@@ -225,12 +312,13 @@ def _about(topic: str, passage: Passage) -> bool:
 
 
 @lru_cache(maxsize=1 << 16)
-def window(clause: str, passage: Passage) -> str:
-    """The few adjacent phrases of the sentence that say what the clause says (in order), with the list
-    lead: around the phrase that covers the clause best, the span of up to three that holds most of it."""
-    phrases = [p for p in _PHRASES.split(passage.text) if p.strip()]
+def _span(clause: str, passage: Passage) -> tuple[tuple[str, ...], int, int]:
+    """The sentence's phrases and the first and last of the few adjacent ones that say what the clause
+    says (in order): around the phrase that covers the clause best, the span of up to three that holds
+    most of it."""
+    phrases = tuple(p for p in _PHRASES.split(passage.text) if p.strip())
     if len(phrases) <= 1:
-        return passage.lead + passage.text
+        return phrases, 0, len(phrases) - 1
     scores = [coverage(clause, grams(passage.lead + p)) for p in phrases]
     best = max(range(len(phrases)), key=scores.__getitem__)
     spans = [
@@ -239,8 +327,26 @@ def window(clause: str, passage: Passage) -> str:
         for high in range(best, min(len(phrases), low + _WINDOW))
     ]
     texts = {span: passage.lead + "，".join(phrases[span[0] : span[1] + 1]) for span in spans}
-    chosen = max(spans, key=lambda span: (round(in_order(clause, texts[span]), 6), -(span[1] - span[0])))
-    return texts[chosen]
+    low, high = max(spans, key=lambda span: (round(in_order(clause, texts[span]), 6), -(span[1] - span[0])))
+    return phrases, low, high
+
+
+def window(clause: str, passage: Passage) -> str:
+    """The few adjacent phrases of the sentence that say what the clause says, with the list lead."""
+    phrases, low, high = _span(clause, passage)
+    if len(phrases) <= 1:
+        return passage.lead + passage.text
+    return passage.lead + "，".join(phrases[low : high + 1])
+
+
+def _unstated_condition(claim: Claim, passage: Passage) -> str:
+    """The condition the sentence puts before what the clause says ("承接承购、承租业务的，无需编制…"),
+    when the statement does not state it: the sentence says nothing of the statement's case."""
+    phrases, low, _ = _span(claim.clause, passage)
+    if low < 1 or not _CONDITION.search(phrases[low - 1]) or _LISTING.search(phrases[low - 1]):
+        return ""
+    condition = phrases[low - 1]
+    return "" if coverage(condition, grams(claim.whole or claim.clause)) >= ALIGN else condition
 
 
 def _contradiction(claim: Claim, passage: Passage) -> str:
@@ -248,7 +354,7 @@ def _contradiction(claim: Claim, passage: Passage) -> str:
     swapped = _key_swap(claim.whole, passage)
     if swapped:
         return swapped
-    other = substitution(claim.clause, passage.text)
+    other = substitution(claim.clause, passage.text, added=False)
     if other and other[1] and not is_opposite(*other) and not _TURNING.search("".join(other)):
         return ""  # other words in the same place: another subject, not this rule turned round
     flip = modal_flip(said, written)
@@ -316,8 +422,13 @@ def _support(claim: Claim, passage: Passage, covered: float) -> ClauseCheck:
     swapped = substitution(claim.clause, span) or _phrase_substitution(claim.clause, span)
     if swapped:
         return unknown(_difference(*swapped))
-    if _unmatched_negative(said, written):
-        return unknown("禁止、免除或否定与教材不对应")
+    clash = polarity_clash(said, written)
+    if clash:
+        written_word, said_word = (word or "（无）" for word in clash)
+        return unknown(f"禁止、免除或否定与教材不对应：教材为“{written_word}”，题目为“{said_word}”")
+    condition = _unstated_condition(claim, passage)
+    if condition:
+        return unknown(f"教材此说以“{condition}”为前提，题目未说明")
     if passage.lead and negatives(normalise(passage.lead)) and not negatives(said):
         return unknown(f"教材将其列于“{passage.lead.rstrip('：:')}”之下")
     return ClauseCheck("supported", "与教材一致", passage, covered)

@@ -15,6 +15,8 @@ from graph.grounding.text import Number, grams, normalise, numbers
 _CONTEXT = 12
 # Words that make a stated figure a threshold itself rather than a case's figure.
 _THRESHOLD = re.compile(r"最低|最高|上限|下限|至少|至多|最长|最短|起点|比例为|税率为|利率为")
+# How close a figure restating the one before it stands to it.
+_RESTATED = 5
 # Bigrams a number's surroundings must share with the source number's to be taken for the same figure.
 _BOUND_WORDS = 2
 
@@ -51,6 +53,8 @@ def _relation(written: Number, said: Number, case: bool, threshold: bool = False
     "flipped" (the same threshold bounded the other way) or "differs"."""
     if case and said.bound == written.bound != "" and same(written, said):
         return "agrees"  # the case restates the bound itself ("不足2年的住房")
+    if said.bound and not written.bound and not case and not said.superlative:
+        return "differs"  # "不超过3年" is not what "3年" says
     if said.bound and not case and written.bound:
         if said.bound != written.bound:
             return "flipped" if same(written, said) else "outside"
@@ -67,6 +71,9 @@ def _date_check(number: Number, written_numbers: list[Number]) -> tuple[str, boo
     contradicts; a full date must occur as written; a year alone only dates a scenario."""
     year_only = "月" not in number.text
     for theirs in written_numbers:
+        opposite = theirs.bound not in ("", number.bound)
+        if theirs.unit == "date" and number.bound and opposite and same(theirs, number):
+            return f"时间界限与教材相反：教材为“{theirs.shown}”，题目为“{number.shown}”", False
         if theirs.unit != "date" or not theirs.bound:
             continue
         before = number.value + 1 <= theirs.value if year_only else number.value < theirs.value - 1e-6
@@ -77,6 +84,11 @@ def _date_check(number: Number, written_numbers: list[Number]) -> tuple[str, boo
     if year_only:
         return "", True
     return "", any(n.unit == "date" and abs(n.value - number.value) < 1e-6 for n in written_numbers)
+
+
+def _restated(number: Number, found: tuple[Number, ...]) -> bool:
+    """The figure says again the one just before it ("2年以上（含2年）")."""
+    return any(same(other, number) and 0 < number.start - other.end <= _RESTATED for other in found)
 
 
 def number_check(said: str, written: str, case: str = "") -> tuple[str, bool]:
@@ -92,6 +104,7 @@ def number_check(said: str, written: str, case: str = "") -> tuple[str, bool]:
     at = said.find(case) if case else -1
     cases = range(at, at + len(case)) if at >= 0 else range(0)
     attested, conflict, outside = True, "", ""
+    used: set[int] = set()  # source figures already agreed with: in "满2年但不满5年" the 5 is not the 2
     for number in said_numbers:
         if number.unit == "date":
             found, dated = _date_check(number, written_numbers)
@@ -99,7 +112,11 @@ def number_check(said: str, written: str, case: str = "") -> tuple[str, bool]:
                 return found, False
             attested = attested and dated
             continue
-        rivals = [n for n in written_numbers if n.unit == number.unit]
+        rivals = [
+            n
+            for n in written_numbers
+            if n.unit == number.unit and (n.start not in used or _restated(number, said_numbers))
+        ]
         if not rivals:
             attested = False
             continue
@@ -115,9 +132,9 @@ def number_check(said: str, written: str, case: str = "") -> tuple[str, bool]:
             for n in rivals
         ]
         overlap, relation, best = max(scored, key=lambda item: (item[0], item[1] == "agrees"))
-        if relation == "agrees" or any(
-            s[0] >= max(_BOUND_WORDS, overlap - 1) and s[1] == "agrees" for s in scored
-        ):
+        agreeing = [s for s in scored if s[0] >= max(_BOUND_WORDS, overlap - 1) and s[1] == "agrees"]
+        if relation == "agrees" or agreeing:
+            used.add((best if relation == "agrees" else agreeing[0][2]).start)
             continue
         attested = False
         if relation == "outside":

@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 from graph.authors.falsify import OPPOSITES
-from graph.grounding.text import BOUND_WORDS, CLAUSE_STOPS, CONTENT, MODAL_FORMS, MODAL_WORDS, grams
+from graph.grounding.text import CLAUSE_STOPS, CONTENT, GLUE, MODAL_FORMS, MODAL_WORDS, grams, numbered_bounds
 from retrieval.facts import MODAL_OPPOSITES
 
 # Lexicalised words that begin with a negation character but negate nothing.
 _NOT_NEGATION = re.compile(
     r"不动产|不可抗力|不同(?!意)|不仅|不断|不论|无论|不管|非常|未来|不良|无偿|无法|不久|无效|非法|并非|无权"
 )
-_NEGATION = re.compile(r"(没有|不再|不|未|非|无)([\u4e00-\u9fff]{2,3})")
+_NEGATORS = ("没有", "不再", "不予", "不会", "不", "未", "非", "无")
+_NEGATION = re.compile(rf"({'|'.join(_NEGATORS)})([\u4e00-\u9fff]{{2,3}})")
 # How far after a modal, negation or opposite the words it governs are read.
 _GOVERNED = 16
 # Modal pairs are left to `modal_flip`, which knows which modals contradict which; comparisons without a
@@ -91,10 +93,9 @@ def negatives(text: str) -> list[frozenset[str]]:
 
 def _negations(text: str) -> list[tuple[str, str, int]]:
     """(negation word, the two or three characters it negates, where they start) — "不", "计入建" — for
-    negations that negate something."""
-    stripped = MODAL_WORDS.sub(
-        lambda m: "|" * len(m.group()), BOUND_WORDS.sub(lambda m: "|" * len(m.group()), text)
-    )
+    negations that negate something. A bound beside a figure ("不超过3年") is the figure's business; one
+    without ("不低于成交价") is negated like any word."""
+    stripped = MODAL_WORDS.sub(lambda m: "|" * len(m.group()), numbered_bounds(text))
     return [
         (match.group(1), match.group(2), match.start(2))
         for match in _NEGATION.finditer(stripped)
@@ -107,7 +108,7 @@ def _affirmed_at(text: str, phrase: str) -> list[int]:
     found = []
     start = text.find(phrase)
     while start >= 0:
-        if not any(text.endswith(word, 0, start) for word in ("不", "未", "非", "无", "没有", "不再")):
+        if not any(text.endswith(word, 0, start) for word in _NEGATORS):
             found.append(start)
         start = text.find(phrase, start + 1)
     return found
@@ -172,3 +173,80 @@ def sequence(text: str) -> list[str]:
     """The steps of an ordered sequence written with dashes or arrows ("申请—受理—审核"), else []."""
     parts = [p for p in re.split(r"[—–\-→>]+", text) if p]
     return parts if len(parts) >= 3 and all(1 <= len(p) <= 8 for p in parts) else []
+
+
+# What a modal or a negation makes of the act it governs. A plain negation and a prohibition agree ("不得
+#转让" / "不能转让" / "不转让"); an exemption is its own.
+_POLARITY = {"应当": "must", "必须": "must", "可以": "may", "不得": "not", "无需": "neednot"}
+# How far before the act a marker may stand ("不得随意拆除": the act 拆除 follows the adverb).
+_MARKER_REACH = 3
+_KEY = 4
+
+
+@dataclass(frozen=True)
+class Polar:
+    """A modal or a negation, what it makes of the act it governs, where that act starts, and its first
+    content characters (`key`, the first two of which find the act where the two sides do not align)."""
+
+    word: str
+    polarity: str
+    act: int
+    key: str
+
+
+def _act(text: str, start: int) -> tuple[int, str]:
+    """Where the act a marker governs starts (glue skipped) and its first content characters."""
+    clause = CLAUSE_STOPS.split(text[start : start + _GOVERNED])[0]
+    skipped = len(clause) - len(clause.lstrip("".join(GLUE)))
+    found = CONTENT.match(clause[skipped:])
+    return start + skipped, found.group()[:_KEY] if found else ""
+
+
+@lru_cache(maxsize=1 << 16)
+def polars(text: str) -> tuple[Polar, ...]:
+    """Every modal and negation of normalised text with its polarity and the act it governs."""
+    found = [Polar(m.form, _POLARITY[m.meaning], *_act(text, m.end)) for m in modals(text)]
+    found += [Polar(word, "not", *_act(text, at)) for word, _, at in _negations(text)]
+    return tuple(p for p in found if len(p.key) >= 2)
+
+
+def _marker_before(text: str, at: int) -> Polar | None:
+    return next((p for p in polars(text) if 0 <= at - p.act <= _MARKER_REACH), None)
+
+
+@lru_cache(maxsize=1 << 14)
+def _blocks(one: str, other: str) -> tuple[tuple[int, int, int], ...]:
+    return tuple(SequenceMatcher(None, one, other, autojunk=False).get_matching_blocks())
+
+
+def _markers_on(one: str, other: str, marker: Polar) -> list[Polar | None]:
+    """The modal or negation `other` puts on the act `marker` governs in `one`: where the two texts align,
+    at the aligned place; elsewhere at each place the act's first words stand in `other`."""
+    for a, b, size in _blocks(one, other):
+        if a <= marker.act and marker.act + 2 <= a + size:
+            return [_marker_before(other, b + marker.act - a)]
+    found = []
+    key = marker.key[:2]
+    at = other.find(key)
+    while at >= 0:
+        found.append(_marker_before(other, at))
+        at = other.find(key, at + 1)
+    return found
+
+
+def polarity_clash(said: str, written: str) -> tuple[str, str] | None:
+    """(source word, statement word), "" for none, where the two put different modals or negations on the
+    same act: "不得泄露" against "泄露", "可以请求" against "应当请求", "未经同意" against "经同意". An
+    obligation or a permission one side states and the other leaves out is no clash ("由买方缴纳" says
+    what "应当由买方缴纳" says)."""
+    for one, other, flipped in ((written, said, False), (said, written, True)):
+        for marker in polars(one):
+            found = _markers_on(one, other, marker)
+            if not found or any(p is not None and p.polarity == marker.polarity for p in found):
+                continue
+            stated = [p for p in found if p is not None]
+            if not stated and marker.polarity in ("must", "may"):
+                continue
+            pair = (marker.word, stated[0].word if stated else "")
+            return pair[::-1] if flipped else pair
+    return None

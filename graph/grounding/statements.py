@@ -34,10 +34,15 @@ _LEAD = re.compile(r"^(?:下列|以下)(?:[^，,。；;（(]{0,8}?(?:中|当中)
 _SENTENCE = re.compile(r"[。！？!?]")
 _REFERS_BACK = re.compile(r"该|此|这|上述|本案|其")
 _BLANK = re.compile(r"[（(]\s*[）)]")
-# A clause that only says where a rule comes from or how things are classed ("依照民法典", "按级别划分").
-_PROVENANCE = re.compile(r"^(?:依照|按照|根据|依据|参照)[^，,]{0,24}$|^按(?:照)?[^，,]{1,12}(?:划分|分类)$")
+# A clause that only says where a rule comes from or how things are classed ("依照民法典", "按级别划分");
+# "依照法律规定应当登记的" is a condition and "按照面积收取" an act, not citations.
+_PROVENANCE = re.compile(
+    r"^(?:依照|按照|根据|依据|参照)[^，,]{0,24}?"
+    r"(?:》|法|法典|条例|办法|规定|规范|意见|通知|公告|标准|政策|细则|要求|原则|年限|期限)(?:的规定|规定|的要求|要求)?$"
+    r"|^按(?:照)?[^，,]{1,12}(?:划分|分类)$"
+)
 _SCENE = re.compile(
-    r"在[^，,。]{0,8}办理的这笔业务中|(?:19|20)\d{2}年\d{1,2}月(?:\d{1,2}日)?(?!起|以前|之前|以后|之后|前|后|至)"
+    r"在[^，,。]{0,8}办理的这笔业务中|(?:19|20)\d{2}年\d{1,2}月(?:\d{1,2}日)?(?![\d起至止及]|以前|之前|以后|之后|前|后)"
     r"|[\u4e00-\u9fff](?:某|先生|女士)(?=[^\u4e00-\u9fff]|[^某先女])|(?<=人员)小[\u4e00-\u9fff]"
 )
 _COMPLIANCE = re.compile(

@@ -21,7 +21,7 @@ from retrieval.chapters import chinese_number
 GLUE = frozenset("的了是为在和与及或等对把被将由于之其所而则也都就该此各即并且从向以")
 # The words of a question's frame ("下列…中，正确的是"): what the question asks, not what it asserts.
 FRAME_WORDS = re.compile(
-    r"(?:下列|以下)[^，,。；;]{0,6}?中|下列|以下(?=各|说法|表述|选项|哪|情形|属于|关于)|各项|哪些|哪项|哪个|选项|说法|表述|描述|做法|情形中|正确|错误|不正确|准确|恰当|妥当|"
+    r"(?:下列|以下)[^，,。；;]{0,6}?中|下列|以下(?=各|说法|表述|选项|哪|属于|关于)|各项|哪些|哪项|哪个|选项|说法|表述|描述|做法|情形中|正确|错误|不正确|准确|恰当|妥当|"
     r"的是|的有|应为|属于|包括|包含|这一行为|该行为|这一做法|该做法|这种做法|为\(\)|\(\)|（　）"
 )
 # Modal verbs by the MODAL_OPPOSITES form they mean; the longest form is matched first.
@@ -72,10 +72,14 @@ BOUND_BEFORE: dict[str, str] = {
     "多于": "lower",
     "至少": "lower",
     "最低": "lower",
+    "上限": "upper",
+    "下限": "lower",
     "满": "lower",
 }
 BOUND_AFTER: dict[str, str] = {
     "及以上": "lower",
+    "及以后": "lower",
+    "及以前": "upper",
     "起": "lower",
     "以上": "lower",
     "之后": "lower",
@@ -137,6 +141,8 @@ _SUPERLATIVES = {
     "最短": "lower",
     "最低": "lower",
     "至少": "lower",
+    "上限": "upper",
+    "下限": "lower",
 }
 _NUMBER = re.compile(
     rf"(?<![\d.])(\d+(?:,\d{{3}})*(?:\.\d+)?)\s*({_UNIT})?|(?<![第{_CN_DIGITS}])([{_CN_DIGITS}]+)({_UNIT})"
@@ -177,6 +183,15 @@ def clauses(text: str) -> list[str]:
         else:
             merged.append(part)
     return merged
+
+
+def numbered_bounds(text: str) -> str:
+    """The text with every bound word that stands beside a figure ("不超过#") blanked out, length kept."""
+    marked = _NUMBER.sub(lambda m: "#" * len(m.group()), text)
+    spans = [m.span() for m in _BOUND_BY_NUMBER.finditer(marked)]
+    for start, end in reversed(spans):
+        text = text[:start] + "|" * (end - start) + text[end:]
+    return text
 
 
 def _strip_markers(text: str) -> str:
@@ -266,6 +281,9 @@ def numbers(text: str) -> tuple[Number, ...]:
         if date.group(4):  # 年底 / 年末
             month, day = 12, 31
         bound, word = _bound_of(text, date.start(), date.end())
+        if not bound and text[date.end() : date.end() + 1] in ("前", "后"):  # "2008年4月11日前"
+            word = text[date.end()]
+            bound = "upper" if word == "前" else "lower"
         value = year + (month - 1) / 12 + (day - 1) / 372
         if previous is not None and _PERIOD.fullmatch(text[previous.end : date.start()]):
             found[-1] = Number(
@@ -276,11 +294,8 @@ def numbers(text: str) -> tuple[Number, ...]:
         found.append(previous)
         taken.append(date.span())
     for match in _NUMBER.finditer(text):
-        if (
-            any(start <= match.start() < end for start, end in taken)
-            or text[max(0, match.start() - 1) : match.start()] == "含"
-        ):
-            continue  # a date part, or "（含2年）" restating the bound beside it
+        if any(start <= match.start() < end for start, end in taken):
+            continue  # a date part
         raw, unit = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
         value = float(raw.replace(",", "")) if match.group(1) else chinese_number(raw)
         if value is None:
@@ -305,15 +320,17 @@ def numbers(text: str) -> tuple[Number, ...]:
 
 
 def _bound_of(text: str, start: int, end: int) -> tuple[str, str]:
-    """(direction, word) of the bound a number states, ("", "") when it states none. A prohibition before
-    the bound turns it round: "不得超过50年" bounds from above."""
+    """(direction, word) of the bound a number states, ("", "") when it states none. A prohibition or a
+    negation before the bound turns it round: "不得超过50年" and "未超过100%" bound from above."""
     before = text[max(0, start - 6) : start]
     before = before[:-1] if before.endswith(("为", "是")) else before  # "最长为30年"
     for word, direction in sorted(BOUND_BEFORE.items(), key=lambda item: -len(item[0])):
         if before.endswith(word):
             modal = before[: -len(word)][-2:]
-            if MODAL_FORMS.get(modal) == "不得" and not word.startswith("不"):
-                return ("upper" if direction == "lower" else "lower"), modal + word
+            negated = MODAL_FORMS.get(modal) == "不得" or modal.endswith(("未", "不", "没"))
+            if negated and not word.startswith(("不", "未")):
+                denial = modal if MODAL_FORMS.get(modal) == "不得" else modal[-1]
+                return ("upper" if direction == "lower" else "lower"), denial + word
             return direction, word
     after = text[end : end + 3]
     for word, direction in sorted(BOUND_AFTER.items(), key=lambda item: -len(item[0])):
