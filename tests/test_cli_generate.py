@@ -29,11 +29,11 @@ def test_generate_prints_questions_with_their_path(tmp_path: Path, capsys):
 
 def test_generate_json_lists_every_field(tmp_path: Path, capsys):
     args = ["--config", config_in(tmp_path), "generate", "--chapter", "13", "--type", "multi", "--count", "3"]
-    assert main([*args, "--mode", "flexible", "--json"]) == 0
+    assert main([*args, "--mode", "strict", "--json"]) == 0
     items = json.loads(capsys.readouterr().out)
     assert len(items) == 3
     for item in items:
-        assert item["qtype"] == "multi" and item["mode"] == "flexible" and item["version"] == 1
+        assert item["qtype"] == "multi" and item["mode"] == "strict" and item["version"] == 1
         assert len(item["answer"]) >= 2 and item["chapter"][1] == "第十三章 不动产登记"
         assert {"stem", "options", "explanation", "difficulty", "slice_path", "trace"} <= set(item)
     assert len({item["stem"] + "".join(item["options"]) for item in items}) == 3
