@@ -578,12 +578,6 @@ class RegistrationFee(Telling):
         ]
 
 
-def _monthly_rate_slip(args: Args) -> list[Mistake]:
-    """The slip textbooks warn about: the annual rate put into the formula as the monthly one."""
-    rate = args["annual_rate"] * 12
-    return [Mistake("把年利率直接当作月利率代入公式", {**args, "annual_rate": rate})] if rate <= 1 else []
-
-
 def _rate_slips(args: Args, quoted: tuple[float, ...]) -> list[Mistake]:
     """Another loan rate the same section quotes: the rate of the other loan type or term."""
     return [
@@ -646,7 +640,7 @@ class EqualInstallment(Telling):
                 Mistake("误按等额本金方式计算利息总额", args, "total_interest", "equal_principal"),
                 Mistake("把还款总额当作了利息总额，没有减去本金", args, "total_payment"),
             ]
-        return found + _rate_slips(args, quoted) + _monthly_rate_slip(args)
+        return found + _rate_slips(args, quoted)
 
 
 class EqualPrincipal(Telling):
@@ -690,7 +684,7 @@ class EqualPrincipal(Telling):
                 Mistake("误按等额本息方式计算利息总额", args, "total_interest", "equal_installment"),
                 Mistake("把还款总额当作了利息总额，没有减去本金", args, "total_payment"),
             ]
-        return found + _rate_slips(args, quoted) + _monthly_rate_slip(args)
+        return found + _rate_slips(args, quoted)
 
 
 def _shares(ratio: float) -> str:
