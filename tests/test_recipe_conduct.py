@@ -189,3 +189,32 @@ def test_declines_what_it_cannot_tell_as_a_case() -> None:
 @pytest.mark.parametrize("seed", range(3))
 def test_same_seed_same_question(seed: int) -> None:
     assert _write(TAXES, "multi", seed).draft == _write(TAXES, "multi", seed).draft
+
+
+def test_at_most_one_option_is_a_duty_left_undone() -> None:
+    more = [
+        _rule(
+            "c-keys", "交房时，卖方应当向买方移交房屋钥匙。", "卖方", "应当", "向买方移交房屋钥匙", "交房时"
+        ),
+        _rule(
+            "c-identity",
+            "签约前，经纪人员应当查验卖方的身份证明。",
+            "经纪人员",
+            "应当",
+            "查验卖方的身份证明",
+            "签约前",
+        ),
+    ]
+    facts = [*FACTS, *more]
+    duties = [f.consequence for f in facts if f.modal == "应当"]
+    questions = [
+        w
+        for fact in facts
+        for qtype in ("multi", "single")
+        for seed in range(8)
+        if (w := _write(fact, qtype, seed, facts))
+    ]
+    assert any(any(f"未{d}" in o for o in w.draft.options for d in duties) for w in questions)
+    for written in questions:
+        undone = [o for o in written.draft.options if any(f"未{d}" in o for d in duties)]
+        assert len(undone) <= 1, written.draft.options

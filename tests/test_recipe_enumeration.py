@@ -187,3 +187,32 @@ def test_the_bundled_knowledge_base_yields_enumeration_questions_that_pass_the_c
                 produced = True
         answered += produced
     assert asked and answered * 6 >= asked
+
+
+WILLS = _list(
+    "wills-1",
+    "遗嘱的形式",
+    ("自书遗嘱", "代书遗嘱", "打印遗嘱", "录音录像遗嘱"),
+    "遗嘱的形式有自书遗嘱、代书遗嘱、打印遗嘱、录音录像遗嘱。",
+    ("heirs-2", "wills-2"),
+)
+KINDS_OF_WILLS = _list(
+    "wills-2",
+    "遗嘱的特殊类型",
+    ("共同遗嘱", "密封遗嘱", "相互遗嘱"),
+    "遗嘱的特殊类型有共同遗嘱、密封遗嘱、相互遗嘱。",
+    ("wills-1",),
+)
+
+
+def test_items_of_a_list_of_another_kind_never_pass_for_forms_of_a_will() -> None:
+    # heirs share no ending with the forms of a will: "外祖父母" among them is eliminated at sight
+    for qtype in ("multi", "single", "judge"):
+        assert all(_write(WILLS, [WILLS, SECOND], qtype, seed=seed) is None for seed in range(6))
+    written = [
+        w for seed in range(6) if (w := _write(WILLS, [WILLS, SECOND, KINDS_OF_WILLS], "multi", seed=seed))
+    ]
+    assert written
+    for question in written:
+        assert all(option.endswith("遗嘱") for option in question.draft.options), question.draft.options
+        assert _passes(question, "multi", "strict") == []

@@ -268,3 +268,53 @@ async def test_flexible_choices_on_both_bundled_kbs_are_cases_that_pass_the_chec
             assert scenario_missing(question) is None
             assert run_checks(question, qtype) == []
     assert produced["single"] >= produced["multi"] >= 1
+
+
+# Clauses that read only with the passage around them, and one cut off before what it states.
+FRAGMENTS = [
+    _fact("s-kinds", "statement", "前两种用于房屋买卖业务，后两种用于房屋租赁业务。"),
+    _fact("s-limits", "statement", "购房人在签约前应当了解对这类房屋的交易限制。"),
+    _fact("s-among", "statement", "经纪机构收取的佣金其中一部分归经纪人员所有。"),
+    _fact("s-cut", "statement", "个人转让住房持有满5年以上的，家庭首套住房的税率为；其余另行规定。"),
+]
+
+
+def test_a_clause_pointing_outside_itself_or_cut_short_is_no_option() -> None:
+    facts = [*FACTS, *FRAGMENTS]
+    fragments = {_fact_text(f) for f in FRAGMENTS}
+    for fragment in FRAGMENTS:
+        assert all(_write(fragment, "multi", seed, facts) is None for seed in range(6))
+    questions = [w for fact in FACTS for seed in range(6) if (w := _write(fact, "multi", seed, facts))]
+    assert questions
+    for written in questions:
+        assert not fragments & set(written.draft.options)
+
+
+def _fact_text(fact: Fact) -> str:
+    return re.split(r"[。；]", fact.source)[0]
+
+
+def test_at_most_one_false_option_turns_a_duty_into_needless() -> None:
+    duties = [
+        _fact(
+            f"m-duty-{i}",
+            "modal",
+            f"{subject}应当{act}。",
+            subject=subject,
+            modal="应当",
+            consequence=act,
+        )
+        for i, (subject, act) in enumerate(
+            [
+                ("卖方", "在签约前如实告知房屋的抵押情况"),
+                ("买方", "在签约前核实卖方的身份证明"),
+                ("经纪人员", "在带看前查验房屋的权属证书"),
+            ]
+        )
+    ]
+    facts = [*FACTS, *duties]
+    questions = [w for fact in facts for seed in range(8) if (w := _write(fact, "multi", seed, facts))]
+    assert questions
+    for written in questions:
+        wrong = [o for i, o in enumerate(written.draft.options) if "ABCDE"[i] not in written.draft.answer]
+        assert sum("无需" in o for o in wrong) <= 1, written.draft.options

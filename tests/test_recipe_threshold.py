@@ -331,3 +331,44 @@ def test_a_rate_whose_figure_equals_a_count_in_its_condition_is_no_consequence()
         count = re.search(r"第(\d)套", text)
         assert chosen == bool(count and int(count[1]) >= 3), text
     assert _passes(written, "multi", "flexible") == []
+
+
+def _exempt_variant(condition: str, subject: str, source: str = "") -> Fact:
+    return Fact(
+        id="t-tangled",
+        kind="threshold",
+        slice_id=SLICE.id,
+        source=source or f"{condition}的，{subject}。",
+        subject=subject,
+        comparator="以上",
+        value=2.0,
+        unit="年",
+        value_text="2年",
+        condition=condition,
+        siblings=("1年", "5年"),
+    )
+
+
+@pytest.mark.parametrize(
+    ("condition", "subject", "source"),
+    [
+        # the condition already holds a verdict: "何某持有3年、免征增值税的" answers itself
+        ("个人将购买2年以上的住房对外销售、免征增值税", "免征个人所得税", ""),
+        # the condition holds a clause of its own, told in every option
+        ("个人将购买2年以上的住房对外销售时，按成交价申报", "免征增值税", ""),
+        # the consequence rests on a further condition of the sentence
+        (
+            "个人将购买2年以上的住房对外销售",
+            "计税依据就是成交价",
+            "个人将购买2年以上的住房对外销售的，申报价格不低于评估价的，计税依据就是成交价。",
+        ),
+    ],
+)
+def test_situations_are_declined_when_the_rule_does_not_split_into_case_and_consequence(
+    condition, subject, source
+):
+    tangled = _exempt_variant(condition, subject, source)
+    for qtype in ("multi", "single"):
+        assert all(_write(tangled, [tangled], qtype, "flexible", seed) is None for seed in range(6))
+    plain = _exempt_variant("个人将购买2年以上的住房对外销售", "计税依据为成交价")
+    assert _write(plain, [plain], "multi", "flexible", seed=0) is not None

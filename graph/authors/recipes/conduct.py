@@ -290,7 +290,9 @@ class Conduct:
                 need_right = sum(a.complies for a in picked) < shape.right
                 need_wrong = sum(not a.complies for a in picked) < shape.wrong
                 wanted = (act.complies and need_right) or (not act.complies and need_wrong)
-                if wanted and shape.takes(act) and self._fits(act, picked):
+                # two duties left undone give the answer away by their "未" alone
+                twice_undone = act.undone and any(a.undone for a in picked)
+                if wanted and not twice_undone and shape.takes(act) and self._fits(act, picked):
                     picked.append(act)
             if shape.filled(picked):
                 return picked

@@ -100,13 +100,26 @@ def _sibling_lists(fact: Fact, brief: Brief) -> list[Fact]:
     )
 
 
+def _head_noun(items: list[str]) -> str:
+    """The ending every item shares ("自书遗嘱" / "代书遗嘱" → "遗嘱"), "" when they share none; only its
+    words count (the "0年" of "居住用地70年" / "工业用地50年" is a coincidence of figures)."""
+    keys = [O.key(item) for item in items]
+    shared = ""
+    while all(len(k) > len(shared) for k in keys) and len({k[-len(shared) - 1 :] for k in keys}) == 1:
+        shared = keys[0][-len(shared) - 1 :]
+    return re.sub(r"^.*[^\u4e00-\u9fff]", "", shared).lstrip("的")
+
+
 def _foreign(fact: Fact, brief: Brief) -> list[tuple[str, Fact]]:
-    """Items of the sibling lists, closest list first, preferring a length that sits beside this list's."""
+    """Items of the sibling lists, closest list first, preferring a length that sits beside this list's.
+    When this list's items share a head noun (…遗嘱), an item without it ("外祖父母" among the forms of a
+    will) is eliminated at sight and is never offered."""
     own = {O.key(item) for item in _items(fact)}
+    head = _head_noun(_items(fact))
     seen: set[str] = set()
     found = []
     for other in _sibling_lists(fact, brief):
-        items = _items(other)
+        items = [item for item in _items(other) if O.key(item).endswith(head)]
         brief.rng.shuffle(items)
         for item in items:
             if O.key(item) not in own and O.key(item) not in seen:

@@ -43,6 +43,13 @@ _NOT_A_STATEMENT = re.compile(
     r"[=＝【】：:|]|\d,\d{3}|^[（(]?[\d①-⑳]|下列|以下|如下|上述|前述|此类|这些|这一|见表|如图|例题|考试|考生|教材"
     r"|[?？]|^[两二三四五六七八九]者|\d{4}年"
 )
+# A clause pointing at something outside it ("前两种用于…", "这类房屋", "其中", "几项限制") is a fragment of
+# the passage that says what it points at.
+_POINTING = re.compile(
+    r"(?<!最)[前后][一二两三四五六七八九\d]+[种项类个条点]|[这该此]类|几[项种类个条]|前者|后者|其中|上述"
+)
+# A clause ending in a copula ("5年以上的，首套住房为") was cut off before what it states.
+_NO_COMPLEMENT = re.compile(r"(?<![行作认])为$|是$")
 # What a rule asks must say something on its own: "应当注意三点", "应当提示继承人" leave it to what follows.
 VAGUE = re.compile(r"注意[一二三四五六七八九十两几\d]*[点条项]?$|^提示[\u4e00-\u9fff]{1,4}$|^.{1,4}$")
 # A false statement is grounded clause by clause: each of its commas must close a condition ("…的，",
@@ -78,6 +85,12 @@ class Said:
     # sentence itself, sharp enough to be the one answer of "错误的是".
     sharp: bool = False
 
+    @property
+    def needless(self) -> bool:
+        """The false form only turns a duty into "无需": two such options in one question are answered by
+        the pattern, not the rule."""
+        return "无需" in self.false and "无需" not in self.true
+
 
 def _standalone(text: str) -> bool:
     """A clause that can stand alone as an option: complete, short, leaning on nothing before it."""
@@ -90,6 +103,8 @@ def _standalone(text: str) -> bool:
         and not plain.startswith(_LEANING)
         and not plain.endswith(_DANGLING)
         and not _NOT_A_STATEMENT.search(plain)
+        and not _POINTING.search(plain)
+        and not _NO_COMPLEMENT.search(plain)
     )
 
 
@@ -336,7 +351,8 @@ class Statements:
                     for r, n in ((True, shape.trues), (False, shape.falses))
                     if sum(p.true == r for p in picked) < n
                 ]
-                wanted = next((r for r in need if shape.takes(candidate, r)), None)
+                needless = any(not p.true and p.said.needless for p in picked) and candidate.needless
+                wanted = next((r for r in need if shape.takes(candidate, r) and (r or not needless)), None)
                 if wanted is not None and not any(self._clash(candidate, p.said) for p in picked):
                     picked.append(_Pick(candidate, wanted))
             if shape.filled(picked):

@@ -69,6 +69,10 @@ _RULE_WORDS = (
     "无需",
     "是指",
 )
+# A rule's verdict (免征增值税, 税率为3%, 计税依据…): a case told with one answers itself.
+_VERDICT = re.compile(r"免征|免税|征收|减按|不征|(?<!经济)适用|计税依据|为\d+(?:\.\d+)?[%％]")
+# A clause closing a condition ("…的，", "…时，"): a second one means the text holds more than one clause.
+_CONDITION_CLOSE = re.compile(r"[的时]，")
 _UPPER = (*_UPPER_BEFORE, *_UPPER_AFTER)
 _LOWER = (*_LOWER_BEFORE, *_LOWER_AFTER)
 
@@ -286,6 +290,21 @@ def _usable(fact: Fact) -> bool:
         return False
     # A rate set by a bounded condition ("契税 为1% | 面积为140平方米及以下") names its quantity by the unit.
     return subject.endswith(_MEASURES) or (fact.unit in ("%", "％") and bool(bounds(fact.condition)))
+
+
+def _tangled(fact: Fact) -> bool:
+    """Whether the rule cannot be split into a case and what follows from it: a condition holding a
+    verdict or a clause of its own ("持有3年、免征增值税"), or a consequence that rests on a further
+    condition of its sentence ("…的，申报价低于评估价的，计税依据就是成交价"). A situation told from it
+    would carry its own answer, or claim what only the other condition settles."""
+    condition = _clause(fact.condition)
+    sentence = next((s for s in re.split(r"[。；;！？]", fact.source) if fact.subject in s), "")
+    return bool(
+        _VERDICT.search(condition)
+        or _CONDITION_CLOSE.search(condition)
+        or _CONDITION_CLOSE.search(fact.subject)
+        or len(_CONDITION_CLOSE.findall(sentence)) > 1
+    )
 
 
 def _named(text: str, bound: Bound) -> bool:
@@ -574,6 +593,8 @@ class Threshold:
         """Persons whose figures meet or miss the condition ("下列情形中，（　）的，免征增值税"): a multiple
         choice takes two or three who meet it; a single choice the one case on its side (the
         one who misses it when figures below a small bound run out: "持有1年" is the only miss of 满2年)."""
+        if _tangled(fact):
+            return None
         rng = brief.rng
         condition = _clause(fact.condition)
         found = bounds(condition)
@@ -634,11 +655,16 @@ class Threshold:
         """Cases under this rule and under the rules of the same subject beside it ("家庭首套住房面积为120
         平方米" / "家庭第二套住房面积为160平方米"), asked which get this value: the right ones are the
         cases of every rule giving it, so a rule repeated for another condition is no false distractor."""
+        if _tangled(fact):
+            return None
         rng = brief.rng
         rules = [fact] + [
             peer
             for peer in _peers(fact, brief)
-            if O.key(peer.subject) == O.key(fact.subject) and peer.condition and not _consequence(peer)
+            if O.key(peer.subject) == O.key(fact.subject)
+            and peer.condition
+            and not _consequence(peer)
+            and not _tangled(peer)
         ]
         by_condition: dict[str, Fact] = {}
         for rule in rules:
