@@ -1,8 +1,8 @@
 """Questions for an examiner's review: one per chapter × type × mode (plus a calculation per calculation
 chapter) from a bundled data set, through the same loop the bot uses, with the offline author.
 
-Writes <out>/<name>.jsonl (everything, for the record) and <out>/<name>.md (only what a learner sees, with
-the key and explanation, numbered for the reviewer), and prints produced / asked per type and mode.
+Writes <out>/<name>.jsonl (everything, for the record) and <out>/<name>-<part>.md (only what a learner sees,
+with the key and explanation, numbered for the reviewer), and prints produced / asked per type and mode.
     .venv/bin/python scripts/review_sample.py data [--out var/review]
     .venv/bin/python scripts/review_sample.py data/prose
 """
@@ -30,17 +30,16 @@ _MODE_NAMES = {"strict": "严谨", "flexible": "灵活"}
 
 
 def reviewer_text(number: int, q: dict, kb: str) -> str:
-    lines = [
-        f"## Q{number}（{kb}｜{_TYPE_NAMES[q['qtype']]}｜{_MODE_NAMES[q['mode']]}｜{q['slice_path']}）",
-        "",
-    ]
+    kind = "｜计算题" if q.get("calculation") else ""
+    head = f"{kb}｜{_TYPE_NAMES[q['qtype']]}｜{_MODE_NAMES[q['mode']]}{kind}｜{q['slice_path']}"
+    lines = [f"## Q{number}（{head}）", ""]
     lines.append(q["stem"])
     lines += [f"{chr(65 + i)}. {option}" for i, option in enumerate(q["options"])]
     lines += ["", f"答案：{''.join(q['answer'])}", "", q["explanation"], ""]
     return "\n".join(lines)
 
 
-async def sample(folder: Path, out: Path, tmp: Path) -> int:
+async def sample(folder: Path, out: Path, tmp: Path, rounds: int, part_size: int) -> int:
     settings = load_settings(ROOT / "config.toml", environ={})
     settings.data.knowledge_base = folder / "knowledge_base.jsonl"
     settings.data.question_bank = folder / "question_bank.xlsx"
@@ -52,7 +51,7 @@ async def sample(folder: Path, out: Path, tmp: Path) -> int:
     records: list[dict] = []
     try:
         chat = 1
-        for chapter in sources.tree.chapters:
+        for chapter in [c for _ in range(rounds) for c in sources.tree.chapters]:
             plan = [(t, m, False) for t in TYPES for m in MODES]
             if chapter.is_calculation:
                 plan.append(("single", MODES[chat % 2], True))
@@ -76,9 +75,10 @@ async def sample(folder: Path, out: Path, tmp: Path) -> int:
         "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8"
     )
     delivered = [r for r in records if "stem" in r]
-    text = [f"# 待评审试题（{name}）", ""]
-    text += [reviewer_text(i, r, name) for i, r in enumerate(delivered, start=1)]
-    (out / f"{name}.md").write_text("\n".join(text), encoding="utf-8")
+    numbered = [reviewer_text(i, r, name) for i, r in enumerate(delivered, start=1)]
+    for part, start in enumerate(range(0, len(numbered), part_size), start=1):
+        text = [f"# 待评审试题（{name}，第{part}部分）", "", *numbered[start : start + part_size]]
+        (out / f"{name}-{part}.md").write_text("\n".join(text), encoding="utf-8")
     total_asked, total_made = sum(asked.values()), sum(produced.values())
     print(f"{name}: produced {total_made}/{total_asked}")
     for key in sorted(asked):
@@ -95,13 +95,15 @@ def main() -> int:
         "folder", type=Path, help="data folder with knowledge_base.jsonl and question_bank.xlsx"
     )
     parser.add_argument("--out", type=Path, default=ROOT / "var" / "review")
+    parser.add_argument("--rounds", type=int, default=1, help="how many times to ask every combination")
+    parser.add_argument("--part-size", type=int, default=50, help="questions per reviewer file")
     args = parser.parse_args()
     folder = args.folder if args.folder.is_absolute() else ROOT / args.folder
     tmp = ROOT / "var" / "review-tmp"
     tmp.mkdir(parents=True, exist_ok=True)
     for stale in tmp.glob(f"{folder.name}-checkpoints.sqlite*"):
         stale.unlink()
-    return asyncio.run(sample(folder, args.out, tmp))
+    return asyncio.run(sample(folder, args.out, tmp, args.rounds, args.part_size))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from retrieval.compiler import compile_kb
+from retrieval.facts import FactBase
+from retrieval.models import Slice
 from retrieval.sources import Sources, load_sources
 from settings import Settings, load_settings
 
@@ -16,6 +19,12 @@ ROOT = Path(__file__).resolve().parent.parent
 def sample_sources() -> Sources:
     settings = load_settings(ROOT / "config.toml", environ={})
     return load_sources(settings.data.knowledge_base, settings.data.question_bank)
+
+
+@pytest.fixture(scope="session")
+def compiled_sample(sample_sources: Sources) -> tuple[FactBase, dict[str, Slice]]:
+    """The bundled sample's compiled facts and its slices by id: recipes tried on real material."""
+    return compile_kb(sample_sources.slices), {s.id: s for s in sample_sources.slices}
 
 
 @pytest.fixture

@@ -105,7 +105,9 @@ def test_a_prose_knowledge_base_reports_facts_per_kind_and_names_slices_without_
         },
     ]
     kb = write_jsonl(tmp_path / "kb.jsonl", rows)
-    bank = write_table(tmp_path / "bank.xlsx", BANK_HEADER, [bank_row("题（　）", ["甲", "乙", "丙", "丁"], "A")])
+    bank = write_table(
+        tmp_path / "bank.xlsx", BANK_HEADER, [bank_row("题（　）", ["甲", "乙", "丙", "丁"], "A")]
+    )
     assert main(["data", "check", "--kb", str(kb), "--bank", str(bank), "--json"]) == 0
     facts = json.loads(capsys.readouterr().out)["facts"]
     assert facts["per_kind"]["enumeration"] == 1
