@@ -12,12 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from graph.grounding.book import Passage, SourceBook
+from graph.grounding.classes import classification
 from graph.grounding.compare import REVERSE_ALIGN, Claim, ClauseCheck, Verdict, check_clause, window
 from graph.grounding.statements import Statement
 from graph.grounding.text import content_chars, coverage, grams, normalise
-from graph.grounding.typed import CHECKS
+from graph.grounding.typed import category, membership
 from retrieval.facts import Fact
 
+# The checks on the compiled facts' structure, tried in turn before the sentences.
+CHECKS = (membership, category, classification)
 # Sentences examined per clause and scope, best bigram matches first.
 CANDIDATES = 4
 # A contradiction is only believed from a sentence about as close to the statement as the closest one
@@ -73,6 +76,7 @@ def _claim(clause: str, statement: Statement) -> Claim:
         normalise(clause) if statement.case else _case(statement, option),
         statement.context if short else "",
         "，".join(statement.asserted),
+        statement.conduct,
     )
 
 

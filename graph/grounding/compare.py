@@ -20,8 +20,9 @@ from typing import Literal
 
 from graph.grounding.book import Passage
 from graph.grounding.figures import number_check, other_case, outside_period, same
-from graph.grounding.lists import list_verdict, lists
+from graph.grounding.lists import item_head, list_verdict, lists, names
 from graph.grounding.markers import (
+    breach,
     is_opposite,
     modal_flip,
     negation_flip,
@@ -30,7 +31,7 @@ from graph.grounding.markers import (
     polarity_clash,
     sequence,
 )
-from graph.grounding.text import GLUE, content_runs, coverage, grams, normalise, numbers
+from graph.grounding.text import GLUE, bare, content_runs, coverage, grams, normalise, numbers
 
 Verdict = Literal["supported", "contradicted", "unknown"]
 ALIGN = 0.6
@@ -44,18 +45,26 @@ OPTION_SUPPORT = 0.85
 TOPIC_SUPPORT = 0.5
 # How far apart in the source two shared words may stand around a word the statement replaced.
 _GAP = 14
+# A stretch of the statement this long may stand elsewhere in the source's sentence than in its order,
+# when this share of the statement is in order round it.
+_PHRASE = 4
+_KEPT = 0.6
 # Words that trade places with others in the source are parties ("委托人", "经纪机构") from this length on;
 # a shorter verb or noun moved ("公布", "贷款") is a paraphrase's word order.
 _PARTY = 3
 _PHRASES = re.compile(r"[，,；;：:]")
-_ALTERNATIVE = re.compile(r"或者|或|以及|和|及|、")
+_ALTERNATIVE = re.compile(r"或者|或")
 _CELL_ITEMS = re.compile(r"[、；;，,]")
+# Words a textbook hedges a statement with: "需要缴纳土地增值税的情形较少" does not say that one must.
+_HEDGE = re.compile(r"较少|很少|极少|少数|鲜有|不一定|未必|并非都|不都")
+# A statement of what a thing consists of: its subject and the verb that names the parts.
+_COMPOSED = re.compile(r"^([\u4e00-\u9fff]{2,12}?)(由|包括|包含|分为)")
 # A phrase that sets the condition or time of the one after it.
 _CONDITION = re.compile(r"(?:的|时|后|前)$")
 _LISTING = re.compile(r"下列|以下|如下")
 # Words a paraphrase adds without changing what is said ("一般", "通常", "均").
 _FILLER = re.compile(
-    r"(?:一般|通常|主要|均|都|也|还|即|已|已经|可能|依法|相应|应该|需要|须|需|要|则|就|再|又|仍|另|同时|分别|及时)+"
+    r"(?:一般|通常|主要|均|都|也|还|即|已|已经|可能|依法|相应|应该|需要|须|需|要|则|就|再|又|仍|另|同时|分别|及时|时)+"
 )
 # Words that turn a rule round rather than change its subject: a swap involving them is the contradiction.
 _TURNING = re.compile(r"不|没|未|无|非|应|须|得|可")
@@ -66,8 +75,8 @@ _WINDOW = 3
 class Claim:
     """What is checked: a clause of a statement, the option it holds ("" if none), the whole statement
     with its stem, the option as a case whose numbers describe a situation ("" if none), the topic a
-    short option must be about ("" if none needed), and all the statement's clauses to ground (its scene
-    left out)."""
+    short option must be about ("" if none needed), all the statement's clauses to ground (its scene
+    left out), and whether it states a conduct judged proper or not."""
 
     clause: str
     option: str = ""
@@ -75,6 +84,7 @@ class Claim:
     case: str = ""
     topic: str = ""
     asserted: str = ""
+    conduct: bool = False
 
 
 @dataclass(frozen=True)
@@ -115,7 +125,7 @@ def _cell_support(claim: Claim, passage: Passage, covered: float) -> ClauseCheck
     items = [item for item in _CELL_ITEMS.split(value) if len(item) >= 2 and content_runs(item)]
     figures = numbers(normalise(value))
     listed = [item for _, found in lists(normalise(claim.clause)) for item in found]
-    inside = grams(value)
+    inside = passage.grams
     if coverage(claim.clause, passage.grams) < SUPPORT:
         return ClauseCheck("unknown", "题目说的比表格该格多", passage, covered)
     stated_figures = numbers(normalise(stated))
@@ -206,25 +216,41 @@ def _hidden(said: str, at: int, dropped: str) -> tuple[str, str] | None:
         for cut in range(1, length - 1):
             place = dropped.find(tail[cut:])
             listed = "、" in dropped[:place]
-            if place > 0 and not listed and _words(tail[:cut]) and _words(dropped[:place]):
+            if place > 0 and not listed and _words(tail[:cut]) and _words(dropped[:place]).strip("|"):
                 return dropped[:place], tail[:cut]
     return None
 
 
 def _listed_content(source: str) -> str:
-    """The source's content as `content_runs` reads it, with the 、 that separates listed items kept."""
-    found = []
-    for part in source.split("、"):
-        runs = "".join(content_runs(part))
-        if runs:
-            found.append(runs)
-    return "、".join(found)
+    """The source's content as `content_runs` reads it, with the 、 that separates listed items and a |
+    where a phrase ends kept."""
+    phrases = []
+    for phrase in _PHRASES.split(source):
+        items = [runs for runs in ("".join(content_runs(part)) for part in phrase.split("、")) if runs]
+        if items:
+            phrases.append("、".join(items))
+    return "|".join(phrases)
 
 
-def _edges(dropped: str) -> str:
-    """Where an alternative dropped with the words shows: at their start or end ("或者两名协理"), not
-    inside one of them ("熟悉房屋和小区情况")."""
-    return dropped[:2] + "|" + dropped[-2:]
+def _drops_alternative(dropped: str, following: str) -> bool:
+    """Words left out drop an alternative of what the statement says: "一名经纪人〔或者两名协理〕", or
+    "一名〔房地产经纪人或者两名〕房地产经纪人协理" where the words after go on with the second
+    alternative. Both alternatives left out ("被〔经纪机构或者其他人员〕侵占") drop none."""
+    found = _ALTERNATIVE.search(dropped)
+    if found is None:
+        return False
+    first, second = dropped[: found.start()], dropped[found.end() :]
+    shared = next((n for n in range(min(len(first), len(following)), 0, -1) if first[:n] == following[:n]), 0)
+    parallel = shared >= 2
+    return not first or not second or parallel
+
+
+def _partial(dropped: str) -> str:
+    """The words left out from phrases the statement also says part of: a whole phrase passed over ("，提前
+    熟悉房屋和小区情况，") drops no alternative of what the statement says, "一名经纪人〔或者两名〕协理"
+    does."""
+    parts = dropped.split("|")
+    return parts[0] if len(parts) == 1 else parts[0] + "|" + parts[-1]
 
 
 def substitution(clause: str, source: str, added: bool = True) -> tuple[str, str] | None:
@@ -238,7 +264,7 @@ def substitution(clause: str, source: str, added: bool = True) -> tuple[str, str
             continue  # too short to place, or said somewhere else than in this source
         opcodes = SequenceMatcher(None, said, written, autojunk=False).get_opcodes()
         for i1, i2, j1, j2, left, right in _differences(opcodes):
-            mine, theirs = _words(said[i1:i2]), _words(written[j1:j2]).replace("、", "")
+            mine, theirs = _words(said[i1:i2]), _words(written[j1:j2]).replace("、", "").replace("|", "")
             if added and theirs and not mine and left >= 2:
                 hidden = _hidden(said, i2, written[j1:j2])
                 if hidden:
@@ -260,13 +286,16 @@ def substitution(clause: str, source: str, added: bool = True) -> tuple[str, str
                 j1 = max(j1, j2 - (i2 - i1) - 3)
             if at_end:
                 j2 = min(j2, j1 + (i2 - i1) + 3)
+            if (at_start and written[j1:j2].endswith("|")) or (at_end and written[j1:j2].startswith("|")):
+                continue  # the source's phrase begins (or ends) there: the statement only adds words
             if not mine and not theirs:
                 continue  # only the 、 between listed items
-            dropped = written[j1:j2].replace("、", "")
-            if j2 - j1 > _GAP or (not mine and not _ALTERNATIVE.search(_edges(dropped))):
+            if j2 - j1 > _GAP or (not mine and not _drops_alternative(_partial(written[j1:j2]), said[i2:])):
                 continue  # a word the statement leaves out matters when it drops an alternative
-            if mine and (i2 - i1 > _GAP or not _words(written[j1:j2])):
+            if mine and (i2 - i1 > _GAP or not _words(written[j1:j2]).strip("|、")):
                 continue
+            if _FILLER.fullmatch(mine) and _FILLER.fullmatch(theirs):
+                continue  # "通常要" for "通常需": words that add nothing either way
             if i2 - i1 == 1 and j2 - j1 == 1 and i1:  # one character: show it with the one before ("出售")
                 return written[j1 - 1 : j2], said[i1 - 1 : i2]
             return written[j1:j2], said[i1:i2]
@@ -290,6 +319,42 @@ def _difference(written: str, said: str) -> str:
     if not said:
         return f"教材为“{written}”，题目省略了该内容"
     return f"教材为“{written}”，题目为“{said}”"
+
+
+@lru_cache(maxsize=1 << 16)
+def said_in(clause: str, source: str) -> float:
+    """Share of the clause's content the source says: in the same order, with one stretch of at least
+    `_PHRASE` characters moved as a paraphrase moves it ("计算容积率时一般不计入地下建筑面积" for
+    "计算容积率时，地下建筑面积一般不计入"). Shorter words out of place, or several stretches, say
+    nothing: they are words gathered from all over the sentence."""
+    said = _words("".join(content_runs(clause)))
+    if not said:
+        return 1.0
+    written = _words("".join(content_runs(source)))
+    found = [False] * len(said)
+    for block in SequenceMatcher(None, said, written, autojunk=False).get_matching_blocks():
+        if block.size >= 2:
+            found[block.a : block.a + block.size] = [True] * block.size
+    moved: list[tuple[int, int]] = []
+    start = 0
+    while start < len(said):  # stretches left over that stand elsewhere in the source
+        if found[start]:
+            start += 1
+            continue
+        end = start
+        while end < len(said) and not found[end]:
+            end += 1
+        at = start
+        while end - at >= _PHRASE:
+            length = next((n for n in range(end - at, _PHRASE - 1, -1) if said[at : at + n] in written), 0)
+            if length:
+                moved.append((at, length))
+            at += length or 1
+        start = end
+    if len(moved) == 1 and sum(found) >= _KEPT * len(said):  # one stretch moved about what is in order
+        at, length = moved[0]
+        found[at : at + length] = [True] * length
+    return sum(found) / len(said)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -321,13 +386,14 @@ def _span(clause: str, passage: Passage) -> tuple[tuple[str, ...], int, int]:
         return phrases, 0, len(phrases) - 1
     scores = [coverage(clause, grams(passage.lead + p)) for p in phrases]
     best = max(range(len(phrases)), key=scores.__getitem__)
+    size = max(_WINDOW, len(_PHRASES.split(clause)) + 1)  # a long statement says several phrases' worth
     spans = [
         (low, high)
-        for low in range(max(0, best - _WINDOW + 1), best + 1)
-        for high in range(best, min(len(phrases), low + _WINDOW))
+        for low in range(max(0, best - size + 1), best + 1)
+        for high in range(best, min(len(phrases), low + size))
     ]
     texts = {span: passage.lead + "，".join(phrases[span[0] : span[1] + 1]) for span in spans}
-    low, high = max(spans, key=lambda span: (round(in_order(clause, texts[span]), 6), -(span[1] - span[0])))
+    low, high = max(spans, key=lambda span: (round(said_in(clause, texts[span]), 6), -(span[1] - span[0])))
     return phrases, low, high
 
 
@@ -349,6 +415,18 @@ def _unstated_condition(claim: Claim, passage: Passage) -> str:
     return "" if coverage(condition, grams(claim.whole or claim.clause)) >= ALIGN else condition
 
 
+def _other_head(claim: Claim, passage: Passage) -> str:
+    """An option the item of a list states, asked about under another head its lead lists: "〔朝向〕属于
+    法律属性" against "由物理属性、法律属性…构成：（1）物理属性是指…朝向…"."""
+    own, rivals = item_head(passage)
+    if not own or not claim.option or coverage(claim.option, grams(passage.text)) < OPTION_SUPPORT:
+        return ""
+    stem = bare(claim.clause.replace(claim.option, "|"))
+    if bare(own) in stem or not any(names(stem, bare(rival)) for rival in rivals):
+        return ""
+    return f"教材中“{claim.option}”属于“{own}”"
+
+
 def _contradiction(claim: Claim, passage: Passage) -> str:
     said, written = normalise(claim.clause), passage.norm
     swapped = _key_swap(claim.whole, passage)
@@ -360,6 +438,9 @@ def _contradiction(claim: Claim, passage: Passage) -> str:
     flip = modal_flip(said, written)
     if flip:
         return f"{flip[0]}→{flip[1]}"
+    improper = breach(said, written) if claim.conduct else ""
+    if improper:
+        return f"教材规定“{improper}”如此行事，题目所述做法不当"
     conflict, _ = number_check(said, written, claim.case)
     if conflict:
         return conflict
@@ -377,6 +458,9 @@ def check_clause(claim: Claim, passage: Passage) -> ClauseCheck:
     listed, reason = ("", "") if passage.keys else list_verdict(claim.clause, claim.option, passage)
     if listed:  # (a table cell's list belongs to its row: the cell checks read it)
         return ClauseCheck(listed, reason, passage, covered)
+    other_head = _other_head(claim, passage)
+    if other_head:
+        return ClauseCheck("contradicted", other_head, passage, covered)
     about_it = (
         _conditions_named(claim, passage)
         and coverage(window(claim.clause, passage), grams(whole)) >= REVERSE_ALIGN
@@ -390,6 +474,48 @@ def check_clause(claim: Claim, passage: Passage) -> ClauseCheck:
     return _support(claim, passage, covered)
 
 
+def _role_swapped(said: str, written: str) -> bool:
+    """The statement makes a subject of what the source names as a part: "套内建筑面积由…组成" against
+    "建筑面积由套内建筑面积和分摊的共有建筑面积组成"."""
+    stated = _COMPOSED.match(said)
+    if stated is None:
+        return False
+    subject, verb = stated.group(1), stated.group(2)
+    places = [m.start() for m in re.finditer(verb, written)]
+    subjects = [_PHRASES.split(written[max(0, at - _GAP) : at])[-1] for at in places]
+    if not places or any(found.endswith(subject) for found in subjects):
+        return False
+    return any(subject in written[at:] for at in places)
+
+
+def _pieces(claim: Claim) -> tuple[str, ...]:
+    """What is compared in order: a fill-in option and the stem it completes each on its own, since the
+    frame puts the option last ("最高年限为50年的有〔工业用地〕") where the textbook may name it first."""
+    if (
+        not claim.option
+        or claim.option not in claim.clause
+        or len(_words("".join(content_runs(claim.option)))) < 2
+    ):
+        return (claim.clause,)  # no option, or a figure: it stays where the stem puts it
+    head = claim.clause.replace(claim.option, "，", 1).strip("，")
+    return (head, claim.option) if content_runs(head) else (claim.clause,)
+
+
+def _said(pieces: tuple[str, ...], span: str) -> float:
+    sizes = [max(1, len(_words("".join(content_runs(piece))))) for piece in pieces]
+    return sum(said_in(piece, span) * size for piece, size in zip(pieces, sizes, strict=True)) / sum(sizes)
+
+
+def _together(pieces: tuple[str, ...], passage: Passage) -> bool:
+    """The option and the stem are said in one phrase of the sentence or in two next to each other: an
+    item of one list and the head of another are not."""
+    if len(pieces) == 1:
+        return True
+    phrases = [passage.lead + p for p in _PHRASES.split(passage.text) if p.strip()]
+    places = [max(range(len(phrases)), key=lambda i: coverage(piece, grams(phrases[i]))) for piece in pieces]
+    return max(places) - min(places) <= 1
+
+
 def _support(claim: Claim, passage: Passage, covered: float) -> ClauseCheck:
     def unknown(reason: str) -> ClauseCheck:
         return ClauseCheck("unknown", reason, passage, covered)
@@ -398,7 +524,8 @@ def _support(claim: Claim, passage: Passage, covered: float) -> ClauseCheck:
         return _cell_support(claim, passage, covered)
     span = window(claim.clause, passage)
     said, written = normalise(claim.clause), normalise(span)
-    if in_order(claim.clause, span) < SUPPORT:
+    pieces = _pieces(claim)
+    if _said(pieces, span) < SUPPORT or not _together(pieces, passage):
         return unknown("教材中只有部分相近的表述")
     if claim.option and coverage(claim.option, grams(span)) < OPTION_SUPPORT:
         return unknown("选项内容不在对应的教材句子中")
@@ -419,13 +546,26 @@ def _support(claim: Claim, passage: Passage, covered: float) -> ClauseCheck:
     conflict, attested = number_check(said, written, claim.case)
     if conflict or not attested:
         return unknown("题目中的数值与对应的教材句子不一致")
-    swapped = substitution(claim.clause, span) or _phrase_substitution(claim.clause, span)
+    if len(pieces) > 1 and not passage.lead and in_order(claim.clause, span) >= SUPPORT:
+        pieces = (claim.clause, *pieces)  # one sentence said in its order: compared whole as well
+    swapped = next(
+        (
+            found
+            for piece in pieces
+            if (found := substitution(piece, span) or _phrase_substitution(piece, span))
+        ),
+        None,
+    )
     if swapped:
         return unknown(_difference(*swapped))
     clash = polarity_clash(said, written)
     if clash:
         written_word, said_word = (word or "（无）" for word in clash)
         return unknown(f"禁止、免除或否定与教材不对应：教材为“{written_word}”，题目为“{said_word}”")
+    if _HEDGE.search(written) and not _HEDGE.search(said):
+        return unknown(f"教材的说法有所保留：“{_HEDGE.search(written).group()}”")
+    if _role_swapped(said, written):
+        return unknown("题目所说的对象在教材中是别的事物的组成部分")
     condition = _unstated_condition(claim, passage)
     if condition:
         return unknown(f"教材此说以“{condition}”为前提，题目未说明")

@@ -41,7 +41,8 @@ def same(a: Number, b: Number) -> bool:
     return a.unit == b.unit and abs(a.value - b.value) < 1e-9
 
 
-def _inside(value: float, bound: Number) -> bool:
+def inside(value: float, bound: Number) -> bool:
+    """The value lies within the bound (a strict bound leaves its own figure out)."""
     if bound.bound == "lower":
         return value > bound.value if bound.strict else value >= bound.value - 1e-9
     return value < bound.value if bound.strict else value <= bound.value + 1e-9
@@ -62,7 +63,7 @@ def _relation(written: Number, said: Number, case: bool, threshold: bool = False
     if written.bound and (threshold or written.superlative) and not case:  # "最低比例为12%" names the bound
         return "agrees" if same(written, said) else "differs"
     if written.bound:
-        return "agrees" if _inside(said.value, written) else "outside"
+        return "agrees" if inside(said.value, written) else "outside"
     return "agrees" if same(written, said) else "differs"
 
 

@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 
 from graph.grounding.book import Passage
-from graph.grounding.text import bare, content_runs, coverage, grams
+from graph.grounding.text import bare, content_runs, coverage, grams, normalise
 
 _LIST_CLAUSE = re.compile(r"[，,；;。]")
 _LIST = re.compile(
@@ -15,6 +15,11 @@ _LIST = re.compile(
 )
 _ITEM_SPLIT = re.compile(r"、|和|及|或者|以及")
 _LINKS = ("是", "为", "包括", "包含", "有", "即")
+_LEAD_IN = re.compile(r"^(.*[：:])\s*(?:[（(]1[）)]|1[、.．]|①)")
+_ITEM_NUMBER = re.compile(r"^(?:[（(]\d{1,2}[）)]|\d{1,2}[、.．]|[①-⑳])")
+# How far into an item the head it is about is named, and how much of a listed item names it.
+_HEAD_REACH = 8
+_NAME = 4
 
 
 @lru_cache(maxsize=1 << 16)
@@ -70,3 +75,32 @@ def _plain(head: str) -> str:
     for link in _LINKS:
         words = words.removesuffix(link)
     return words.removesuffix("的")
+
+
+def item_head(passage: Passage) -> tuple[str, tuple[str, ...]]:
+    """(what a numbered item is about, the other things its lead lists) when the lead lists the heads the
+    items take in turn ("房源信息由物理属性、法律属性和心理属性三部分构成：（1）物理属性是指…"); ("", ())
+    otherwise."""
+    lead, body = passage.lead, passage.text
+    joined = _LEAD_IN.match(body) if not lead else None
+    if joined:  # the lead and its first item read as one sentence
+        lead, body = joined.group(1), body[joined.end(1) :]
+    opening = _ITEM_NUMBER.sub("", normalise(body).lstrip())[:_HEAD_REACH]
+    for _, items in lists(normalise(lead)):
+        named = {item: _opens(opening, item) for item in items}
+        own = [item for item, name in named.items() if name]
+        if len(own) == 1:
+            return named[own[0]], tuple(item for item in items if item != own[0] and len(item) >= 2)
+    return "", ()
+
+
+def _opens(opening: str, item: str) -> str:
+    """The words of a listed item the item's text opens with ("心理属性" of "心理属性三部分"), "" if none."""
+    length = next((n for n in range(len(opening), 1, -1) if opening[:n] in item), 0)
+    return opening[:length] if length >= min(3, len(item)) else ""
+
+
+def names(text: str, item: str) -> bool:
+    """The text names the listed item, read as the list cut it ("法律属性" in "信息由物理属性、法律属性")."""
+    reach = min(_NAME, len(item))
+    return any(item[at : at + reach] in text for at in range(len(item) - reach + 1))

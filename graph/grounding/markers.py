@@ -19,6 +19,8 @@ _NOT_NEGATION = re.compile(
 )
 _NEGATORS = ("没有", "不再", "不予", "不会", "不", "未", "非", "无")
 _NEGATION = re.compile(rf"({'|'.join(_NEGATORS)})([\u4e00-\u9fff]{{2,3}})")
+# A phrase that states a condition: a negation in it makes another case, not a contradiction.
+_CONDITION = re.compile(r"(?:的|时)$")
 # How far after a modal, negation or opposite the words it governs are read.
 _GOVERNED = 16
 # Modal pairs are left to `modal_flip`, which knows which modals contradict which; comparisons without a
@@ -129,8 +131,8 @@ def negation_flip(said: str, written: str) -> tuple[str, str] | None:
     what it negates."""
     for one, other, flipped in ((written, said, False), (said, written, True)):
         for word, phrase, at in _negations(one):
-            if word + phrase in other:
-                continue  # the other side negates it too (and affirms it elsewhere)
+            if word + phrase in other or _CONDITION.search(CLAUSE_STOPS.split(one[at:])[0]):
+                continue  # negated on the other side too, or a condition: "价格不相等的" is another case
             negated_at = at - len(word)
             for other_at in _affirmed_at(other, phrase):
                 if _same_place(one, negated_at, other, other_at, len(word) + len(phrase)) or _same_place(
@@ -176,7 +178,7 @@ def sequence(text: str) -> list[str]:
 
 
 # What a modal or a negation makes of the act it governs. A plain negation and a prohibition agree ("不得
-#转让" / "不能转让" / "不转让"); an exemption is its own.
+# 转让" / "不能转让" / "不转让"); an exemption is its own.
 _POLARITY = {"应当": "must", "必须": "must", "可以": "may", "不得": "not", "无需": "neednot"}
 # How far before the act a marker may stand ("不得随意拆除": the act 拆除 follows the adverb).
 _MARKER_REACH = 3
@@ -223,7 +225,7 @@ def _markers_on(one: str, other: str, marker: Polar) -> list[Polar | None]:
     """The modal or negation `other` puts on the act `marker` governs in `one`: where the two texts align,
     at the aligned place; elsewhere at each place the act's first words stand in `other`."""
     for a, b, size in _blocks(one, other):
-        if a <= marker.act and marker.act + 2 <= a + size:
+        if a <= marker.act < a + size:
             return [_marker_before(other, b + marker.act - a)]
     found = []
     key = marker.key[:2]
@@ -250,3 +252,21 @@ def polarity_clash(said: str, written: str) -> tuple[str, str] | None:
             pair = (marker.word, stated[0].word if stated else "")
             return pair[::-1] if flipped else pair
     return None
+
+
+def breach(said: str, written: str) -> str:
+    """The source's modal when the statement states as done an act the source forbids ("以个人名义收取"
+    against "不得以个人名义收取") or as not done one it requires ("未及时更新" against "应及时更新"): of a
+    conduct, the statement says it is proper when it is not. A negation that only sets a condition ("未经
+    同意的") forbids nothing."""
+    for marker in polars(written):
+        prohibits = MODAL_FORMS.get(marker.word) == "不得"
+        if not prohibits and marker.polarity != "must":
+            continue
+        found = _markers_on(written, said, marker)
+        stated = [p for p in found if p is not None]
+        if prohibits and found and not any(p.polarity == "not" for p in stated):
+            return marker.word
+        if marker.polarity == "must" and stated and all(p.polarity == "not" for p in stated):
+            return marker.word
+    return ""

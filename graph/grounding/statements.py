@@ -18,7 +18,7 @@ A closing "这符合规定" claims that the case complies; "这不符合规定" 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from graph.grounding.text import clauses, content_chars
 from graph.schemas import Question
@@ -33,6 +33,10 @@ _NOT_MEMBER = re.compile(r"不(属于|包括|包含|是)")
 _LEAD = re.compile(r"^(?:下列|以下)(?:[^，,。；;（(]{0,8}?(?:中|当中))?[，,、]?")
 _SENTENCE = re.compile(r"[。！？!?]")
 _REFERS_BACK = re.compile(r"该|此|这|上述|本案|其")
+# Someone in a case reported saying something: "经纪人员告诉周某，", "小陈称，".
+_REPORTED = re.compile(
+    r"(?<=[，,。；;])[^，,。；;]{0,12}?(?:告诉|介绍|称|表示|认为|解释|提示|提醒|建议|说明|答复)[^，,。；;]{0,6}?[，,：:]"
+)
 _BLANK = re.compile(r"[（(]\s*[）)]")
 # A clause that only says where a rule comes from or how things are classed ("依照民法典", "按级别划分");
 # "依照法律规定应当登记的" is a condition and "按照面积收取" an act, not citations.
@@ -44,11 +48,15 @@ _PROVENANCE = re.compile(
 _SCENE = re.compile(
     r"在[^，,。]{0,8}办理的这笔业务中|(?:19|20)\d{2}年\d{1,2}月(?:\d{1,2}日)?(?![\d起至止及]|以前|之前|以后|之后|前|后)"
     r"|[\u4e00-\u9fff](?:某|先生|女士)(?=[^\u4e00-\u9fff]|[^某先女])|(?<=人员)小[\u4e00-\u9fff]"
+    r"|[甲乙丙丁戊](?=(?:房地产)?经纪机构|公司|银行|小区)"
 )
 _COMPLIANCE = re.compile(
-    r"(?:这|该|此|上述)?(?:一)?(?:做法|行为|情形)?(?:(不)?符合(?:规定|要求|法律规定)|(违反|违背)(?:了)?(?:规定|要求))"
+    r"(?:这|该|此|上述|[\u4e00-\u9fff]{1,3}的)?(?:一)?(?:做法|行为|情形)?"
+    r"(?:(不)?符合(?:规定|要求|法律规定)|(违反|违背)(?:了)?(?:规定|要求))"
 )
 _VERDICT_AT_END = re.compile(rf"(?:^|(?<=[，,]))(?:{_COMPLIANCE.pattern})$")
+# A choice stem about conduct: its options are acts, proper or not.
+_CONDUCT = re.compile(r"做法|行为|举动|处理方式")
 # "配偶属于第二顺序继承人": a judge statement placing a thing in a class reads like a fill-in option.
 _MEMBER = re.compile(r"^([^，,。]{2,12}?)(?:属于|是)[^，,。]{2,}$")
 
@@ -60,7 +68,11 @@ class Statement:
     of the stem, used to find the right sentences but not required to be in them. `kind` is the frame:
     "judge", "saying" (the option is a statement of its own) or "fill" (the option completes the stem);
     `case` marks a statement about a case (a scene, or a verdict on compliance): its figures are the
-    case's, to be held against the textbook's bounds rather than equal them."""
+    case's, to be held against the textbook's bounds rather than equal them. `conduct` marks a statement
+    of what someone does, judged proper or not ("…，这一做法符合规定", "下列做法中，…"): an act the textbook
+    forbids is improper however the statement words it. `others` are the other options, `single` whether
+    one of them only is the answer: a stem that asks which of a list's items a case is names that list for
+    every option alike."""
 
     label: str
     text: str
@@ -70,6 +82,9 @@ class Statement:
     context: str = ""
     kind: str = "judge"
     case: bool = False
+    conduct: bool = False
+    others: tuple[str, ...] = ()
+    single: bool = False
 
 
 def frame_of(stem: str) -> tuple[str, bool]:
@@ -87,16 +102,16 @@ def _topic(stem: str) -> str:
     return _LEAD.sub("", head).strip("，,：: ")
 
 
-def _grounded(parts: list[str], cited: bool = True) -> tuple[list[str], bool, bool]:
-    """The clauses to ground, without their scene; whether a closing verdict said "不符合"; and whether
-    the statement is about a case. A stem's clause that only cites (`cited`) is left out; one holding the
-    option (marked 〔〕) never is."""
-    kept, denies, case = [], False, False
+def _grounded(parts: list[str], cited: bool = True) -> tuple[list[str], bool, bool, bool]:
+    """The clauses to ground, without their scene; whether a closing verdict said "不符合"; whether the
+    statement is about a case; and whether it closes with a verdict on a conduct. A stem's clause that
+    only cites (`cited`) is left out; one holding the option (marked 〔〕) never is."""
+    kept, denies, case, judged = [], False, False, False
     for part in parts:
         verdict = _VERDICT_AT_END.search(part)
         if verdict:  # "…，这一做法违反规定": the verdict on the case, not part of what the textbook says
             denies = denies != bool(verdict.group(1) or verdict.group(2))
-            case = True
+            case = judged = True
             part = part[: verdict.start()]
             if not part:
                 continue
@@ -112,15 +127,32 @@ def _grounded(parts: list[str], cited: bool = True) -> tuple[list[str], bool, bo
         case = case or part != unmarked.strip("，, ")
         if len(content_chars(part)) >= 2:
             kept.append(part)
-    return kept, denies, case
+    return kept, denies, case, judged
+
+
+def _scene_and_claim(text: str) -> tuple[str, str]:
+    """A case's scene and the claim made about it: what someone is reported to say ("…。经纪人员告诉周某，
+    综合用地的出让最高年限为50年"), or a last sentence that refers back to the scene ("…。该住宅的房龄为26
+    年"). ("", text) when the statement is one claim."""
+    reported = list(_REPORTED.finditer(text))
+    if reported:
+        return text[: reported[-1].end()], text[reported[-1].end() :]
+    sentences = [s for s in _SENTENCE.split(text) if s.strip()]
+    if len(sentences) > 1 and _REFERS_BACK.match(sentences[-1]):
+        return "。".join(sentences[:-1]), sentences[-1]
+    return "", text
 
 
 def _judge(question: Question) -> Statement:
     text = _BLANK.sub("", question.stem).strip().rstrip("。.")
-    kept, denies, case = _grounded(clauses(text))
+    scene, claim = _scene_and_claim(text)
+    kept, denies, case, judged = _grounded(clauses(claim))
+    if scene and not kept:  # the claim is only a verdict on what the scene does: the scene is the claim
+        scene, (kept, denies, case, judged) = "", _grounded(clauses(text))
     member = _MEMBER.match(kept[-1]) if kept else None
     option = member.group(1) if member else ""
-    return Statement("", text, option, (question.answer == ["A"]) != denies, tuple(kept), case=case)
+    claims = (question.answer == ["A"]) != denies
+    return Statement("", text, option, claims, tuple(kept), scene, case=case or bool(scene), conduct=judged)
 
 
 def _fill(stem: str, option: str, reverse: bool) -> tuple[str, tuple[str, ...], str, bool]:
@@ -137,7 +169,7 @@ def _fill(stem: str, option: str, reverse: bool) -> tuple[str, tuple[str, ...], 
     at = next((i for i, s in enumerate(sentences) if "〔" in s), len(sentences) - 1)
     while at and _REFERS_BACK.search(sentences[at]):
         at -= 1  # "该宗土地的使用权（　）" is about the land of the sentence before
-    kept, denies, _ = _grounded(clauses("。".join(sentences[at:])))
+    kept, denies, _, _ = _grounded(clauses("。".join(sentences[at:])))
     text = filled.replace("〔", "").replace("〕", "")
     return text, ("，".join(kept),) if kept else (), "。".join(sentences[:at]), denies
 
@@ -147,19 +179,24 @@ def statements(question: Question) -> list[Statement]:
     if question.qtype == "judge":
         return [_judge(question)]
     kind, asks_false = frame_of(question.stem)
+    conduct = bool(_CONDUCT.search(question.stem))
     found = []
     for index, option in enumerate(question.options):
         letter = chr(65 + index)
         claims = (letter in question.answer) != asks_false
         option = option.strip().rstrip("。.")
         if kind == "saying":
-            kept, denies, _ = _grounded(clauses(option), cited=False)
-            found.append(
-                Statement(
-                    letter, option, option, claims != denies, tuple(kept), _topic(question.stem), "saying"
-                )
+            kept, denies, _, _ = _grounded(clauses(option), cited=False)
+            topic = _topic(question.stem)
+            statement = Statement(
+                letter, option, option, claims != denies, tuple(kept), topic, "saying", conduct=conduct
             )
         else:
             text, asserted, context, denies = _fill(question.stem, option, asks_false)
-            found.append(Statement(letter, text, option, claims != denies, asserted, context, "fill"))
+            plain = _SCENE.sub("", option).strip("，, ")  # "邓某将购买5年的住房": the case without its person
+            statement = Statement(
+                letter, text, plain, claims != denies, asserted, context, "fill", conduct=conduct
+            )
+        others = tuple(o.strip() for i, o in enumerate(question.options) if i != index)
+        found.append(replace(statement, others=others, single=question.qtype == "single"))
     return found

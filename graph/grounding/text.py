@@ -18,18 +18,46 @@ from functools import lru_cache
 from retrieval.chapters import chinese_number
 
 # Characters that glue words rather than carry them: a statement is not "uncovered" for lacking them.
-GLUE = frozenset("的了是为在和与及或等对把被将由于之其所而则也都就该此各即并且从向以")
+GLUE = frozenset("的了是为在和与及或等对把被将由于之其所而则也都就该此各即并且从向到以")
 # The words of a question's frame ("下列…中，正确的是"): what the question asks, not what it asserts.
 FRAME_WORDS = re.compile(
     r"(?:下列|以下)[^，,。；;]{0,6}?中|下列|以下(?=各|说法|表述|选项|哪|属于|关于)|各项|哪些|哪项|哪个|选项|说法|表述|描述|做法|情形中|正确|错误|不正确|准确|恰当|妥当|"
     r"的是|的有|应为|属于|包括|包含|这一行为|该行为|这一做法|该做法|这种做法|为\(\)|\(\)|（　）"
 )
+# Words a paraphrase uses for one another, each with the spelling it is compared in: general Chinese, not
+# a subject's terms (none that is part of a longer word with another meaning: "所有权", "平均").
+SYNONYMS: tuple[tuple[str, str], ...] = (
+    ("或者", "或"),
+    ("以及", "及"),
+    ("并且", "且"),
+    ("获得", "取得"),
+    ("交纳", "缴纳"),
+    ("缴交", "缴纳"),
+    ("需要", "要"),
+    ("不需要", "不需要"),  # a modal, kept whole
+    ("已经", "已"),
+    ("依照", "按照"),
+    ("依据", "根据"),
+    ("午后", "下午"),
+    ("房间", "房屋"),
+    ("留存", "保存"),
+    ("较为", "较"),
+    ("比较", "较"),
+    ("不满", "不足"),
+    ("未满", "不足"),
+    ("时候", "时"),
+    ("如果", "若"),
+    ("假如", "若"),
+)
+_SYNONYM_OF = dict(SYNONYMS)
+_SYNONYM_WORDS = re.compile("|".join(sorted(map(re.escape, _SYNONYM_OF), key=len, reverse=True)))
 # Modal verbs by the MODAL_OPPOSITES form they mean; the longest form is matched first.
 MODAL_FORMS: dict[str, str] = {
     "应当": "应当",
     "应": "应当",
     "应该": "应当",
     "必须": "必须",
+    "须": "必须",
     "不得": "不得",
     "不能": "不得",
     "不可以": "不得",
@@ -40,6 +68,7 @@ MODAL_FORMS: dict[str, str] = {
     "不准": "不得",
     "不允许": "不得",
     "可以": "可以",
+    "可": "可以",
     "允许": "可以",
     "有权": "可以",
     "无需": "无需",
@@ -49,7 +78,12 @@ MODAL_FORMS: dict[str, str] = {
     "不用": "无需",
 }
 # Forms that are also parts of other words carry what may not stand around them: 不可抗力, 应纳税额, 相应.
-_MODAL_GUARDS = {"不可": "不可(?!抗|撤|分|逆)", "应": "(?<![相对供反效答])应(?![当该纳税付收用对急变聘届])"}
+_MODAL_GUARDS = {
+    "不可": "不可(?!抗|撤|分|逆)",
+    "应": "(?<![相对供反效答])应(?![当该纳税付收用对急变聘届])",
+    "可": "(?<![认许宁不])可(?![能行靠见观谓信惜爱口乐])",
+    "须": "(?<![必无])须(?![知])",
+}
 MODAL_WORDS = re.compile(
     "|".join(_MODAL_GUARDS.get(f, f) for f in sorted(MODAL_FORMS, key=len, reverse=True))
 )
@@ -206,7 +240,13 @@ def _strip_markers(text: str) -> str:
 
 @lru_cache(maxsize=65536)
 def content_runs(text: str) -> tuple[str, ...]:
-    return tuple(CONTENT.findall(_strip_markers(FRAME_WORDS.sub("|", normalise(text)))))
+    """The content words of a text, in one spelling of each synonym, markers and frame words cut out."""
+    return tuple(CONTENT.findall(_strip_markers(FRAME_WORDS.sub("|", canonical(normalise(text))))))
+
+
+def canonical(text: str) -> str:
+    """Normalised text with each word of `SYNONYMS` spelt one way: "获得" and "取得" say the same."""
+    return _SYNONYM_WORDS.sub(lambda m: _SYNONYM_OF[m.group()], text)
 
 
 def content_chars(text: str) -> str:
@@ -303,6 +343,9 @@ def numbers(text: str) -> tuple[Number, ...]:
         unit_name, scale = _UNITS.get(unit or "", ("", 1))
         end = match.end()
         bound, word = _bound_of(text, match.start(), end)
+        restated = found[-1] if found and text[max(0, match.start() - 1) : match.start()] == "含" else None
+        if restated is not None and match.start() - restated.end <= 4 and not bound:
+            bound, word = restated.bound, restated.bound_word  # "2年以上（含2年）" says the bound again
         found.append(
             Number(value * scale, unit_name, bound, word, text[match.start() : end], match.start(), end)
         )

@@ -65,10 +65,13 @@ class Grounding:
         found = [
             _issue("factual_error", f"所引教材原文在知识库中找不到：“{s}”") for s in self.missing_sources
         ]
+        keyed = [f for f in self.statements if self.keyed(f)]
+        for finding in keyed:  # what is wrong with the key first, then the other answers
+            found += self._key_issues(finding, strict)
         for finding in self.statements:
-            if self.keyed(finding):
-                found += self._key_issues(finding, strict)
-            elif finding.verdict == ("supported" if not finding.claims else "contradicted"):
+            if finding not in keyed and finding.verdict == (
+                "supported" if not finding.claims else "contradicted"
+            ):
                 found.append(self._second_answer(finding))
         return found
 
