@@ -61,6 +61,7 @@ CONDUCT = {
     "自我交易": "承购、承租自己提供经纪服务的房屋的行为",
     "赚取差价": "对交易当事人隐瞒真实的房屋交易信息，低价收进高价卖出房屋的行为",
     "操纵价格": "捏造散布涨价信息，操纵市场价格的行为",
+    "强制交易": "以暴力、威胁手段强迫交易当事人签订合同的行为",
 }
 CONDUCT_FACTS = [
     _definition(f"conduct-{i}", term, meaning, f"{term}是指{meaning}。")
@@ -70,7 +71,7 @@ CONDUCT_FACTS = [
         f"violation-{i}",
         term,
         "按违规情形划分的禁止行为",
-        "按违规情形，禁止行为分为自我交易、赚取差价和操纵价格。",
+        "按违规情形，禁止行为分为自我交易、赚取差价、操纵价格和强制交易。",
         tuple(t for t in CONDUCT if t != term),
     )
     for i, term in enumerate(CONDUCT)
@@ -82,6 +83,9 @@ INCOME = _definition(
 PRIZE = _definition("prize", "个人取得的中奖所得", "偶然所得", "个人取得的中奖所得属于偶然所得。")
 RENT = _definition(
     "rent", "个人出租住房取得的所得", "财产租赁所得", "个人出租住房取得的所得属于财产租赁所得。"
+)
+WAGE = _definition(
+    "wage", "个人任职受雇取得的所得", "工资薪金所得", "个人任职受雇取得的所得属于工资薪金所得。"
 )
 
 
@@ -133,13 +137,19 @@ def test_a_definition_with_nothing_parallel_is_declined():
 
 
 def test_a_class_is_asked_among_the_parallel_classes_defined_beside_it():
-    written = _write(INCOME, [INCOME, PRIZE, RENT], "single")
+    written = _write(INCOME, [INCOME, PRIZE, RENT, WAGE], "single")
     assert written is not None
     draft = written.draft
     assert draft.stem.startswith("个人转让住房取得的所得") or "个人转让住房取得的所得属于" in draft.stem
-    assert set(draft.options) == {"财产转让所得", "偶然所得", "财产租赁所得"}
+    assert set(draft.options) == {"财产转让所得", "偶然所得", "财产租赁所得", "工资薪金所得"}
     assert draft.options[ord(draft.answer) - 65] == "财产转让所得"
     assert "属于“偶然所得”的是个人取得的中奖所得" in draft.explanation
+
+
+def test_a_single_choice_has_four_options_or_is_not_written():
+    """Field papers print a single choice with A–D: two parallel classes are too few to ask among."""
+    assert _write(INCOME, [INCOME, PRIZE, RENT], "single") is None
+    assert _write(INCOME, [INCOME, PRIZE, RENT], "judge") is not None
 
 
 def test_flexible_tells_a_kind_of_conduct_as_a_persons_act():

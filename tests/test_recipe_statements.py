@@ -112,7 +112,7 @@ TRUE_TEXTS = {
 # What each fact may be falsified into: its modal turned, a sibling value on the side that makes it
 # false, a word turned into its opposite — and which of those a "错误的是" may key.
 SHARP = {
-    "卖方无需在交房前结清物业服务费",
+    "买方应当在交房前结清物业服务费",
     "经纪人员可以代替买卖双方签署合同",
     "买方申请贷款的，经纪人员无需提示贷款审批风险",
     "住宅类不动产登记费为每件550元",
@@ -147,7 +147,7 @@ def test_a_multiple_choice_keys_the_true_statements_each_from_its_own_fact() -> 
         assert re.fullmatch(
             r"(下列)?关于交易税费的承担(，下列|的)(说法|表述)中?，?正确的有（　）。", draft.stem
         )
-        assert len(draft.options) in (4, 5) and len(draft.answer) >= 2
+        assert len(draft.options) == 5 and 2 <= len(draft.answer) <= 4
         assert len(written.fact_ids) == len(set(written.fact_ids)) == len(draft.options)
         assert len(draft.sources) == len(draft.options)
         for letter, option in zip("ABCDE", draft.options, strict=False):
@@ -239,13 +239,23 @@ async def _drafted(slice_: Slice, qtype: str, mode: str, facts: FactBase, knowle
 
 
 async def test_every_chapter_of_both_bundled_kbs_gets_a_strict_multiple_choice(bundled) -> None:
+    """Asked as the loop asks a chapter: from its middle knowledge point, then (on a reroute) the next. A
+    chapter whose rules cannot fill five options without fragments or a mechanical negation may be
+    declined — one per knowledge base at most."""
     chapters, facts, knowledge = bundled
     statements = 0
+    declined = 0
     for slices in chapters.values():
-        question = await _drafted(slices[len(slices) // 2], "multi", "strict", facts, knowledge)
-        assert question is not None
+        question = None
+        for slice_ in slices[len(slices) // 2 :][:3]:
+            question = question or await _drafted(slice_, "multi", "strict", facts, knowledge)
+        if question is None:
+            declined += 1
+            continue
+        assert len(question.options) == 5
         assert run_checks(question, "multi") == []
         statements += "下列说法正确的有" in question.stem
+    assert declined <= 1
     assert statements >= 1
 
 

@@ -186,8 +186,8 @@ class Definition:
     def _single(
         self, fact: Fact, asked: _Asked, alternatives: list[tuple[str, str, str]], stem: str, brief: Brief
     ) -> Written | None:
-        if len(alternatives) < 2:
-            return None
+        if len(alternatives) < 3:
+            return None  # a single choice has four options, as the field's papers print it
         picked = alternatives[:3]
         choices = [O.Option(asked.right, True, asked.right_why)]
         choices += [O.Option(text, False, why) for text, why, _ in picked]

@@ -32,6 +32,7 @@ _CONDUCT = ("行为", "做法")
 _ITEM_SPREAD = 6  # the longest item at most this many times the shortest: items of one list are parallel
 _LENGTH_RATIO = 3  # two lists of one kind: mean item lengths within this factor
 _JUDGE_ITEM_MAX = 10
+_WIDTH = 5  # options of a multiple choice (A–E); a single choice has four
 _LEAD_MAX = 40
 
 
@@ -119,6 +120,8 @@ def _foreign(fact: Fact, brief: Brief) -> list[tuple[str, Fact]]:
     seen: set[str] = set()
     found = []
     for other in _sibling_lists(fact, brief):
+        if not head.endswith(_head_noun(_items(other))):
+            continue  # "框架—剪力墙结构" among the features of a structure: a list of another kind of thing
         items = [item for item in _items(other) if O.key(item).endswith(head)]
         brief.rng.shuffle(items)
         for item in items:
@@ -216,14 +219,12 @@ class Enumeration:
         stem = rng.choice(self._frames(fact, many=True))
         available = sum(not O.in_stem(stem, [i]) for i in _items(fact))
         outsiders = len(_foreign(fact, brief))
-        if available < 2 or outsiders < 1:
+        # Five options with two to four keys and at least one distractor, as the field's papers set them.
+        low, high = max(2, _WIDTH - outsiders), min(_WIDTH - 1, available)
+        if low > high:
             return None
-        listed = rng.randint(2, min(4, available))
-        foreign = min(max(1, rng.choice((4, 5)) - listed), outsiders)
-        listed = max(listed, min(4 - foreign, available, 4))
-        if listed + foreign < 4:
-            return None
-        return self._build(fact, brief, stem, (listed, foreign), "multi")
+        listed = rng.randint(low, high)
+        return self._build(fact, brief, stem, (listed, _WIDTH - listed), "multi")
 
     def _single(self, fact: Fact, brief: Brief) -> Written | None:
         rng = brief.rng
@@ -233,11 +234,8 @@ class Enumeration:
             written = self._build(fact, brief, stem, (3, 1), "single", ask_foreign=True)
             if written is not None:
                 return written
-        outsiders = len(_foreign(fact, brief))
-        if outsiders < 2:
-            return None
         stem = rng.choice(self._frames(fact, many=False))
-        return self._build(fact, brief, stem, (1, min(3, outsiders)), "single")
+        return self._build(fact, brief, stem, (1, 3), "single")
 
     def _judge(self, fact: Fact, brief: Brief) -> Written | None:
         """ "X属于{head}" for one item, or "{head}包括a、b和c" for three, one of them possibly foreign."""

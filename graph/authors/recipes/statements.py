@@ -30,7 +30,8 @@ _CLAUSE_END = re.compile(r"[。；;！？]")
 _LEANING = (
     "因此", "所以", "但", "而", "这", "该", "其", "此", "上述", "同时", "此外", "另外", "也", "还", "即",
     "如", "例如", "比如", "否则", "并", "且", "对此", "由此", "二者", "两者", "前者", "后者", "它", "然后",
-    "再", "之后", "最后", "首先", "其次", "一般来说", "通常", "实务中", "考试", "计算时",
+    "再", "之后", "最后", "首先", "其次", "一般来说", "通常", "实务中", "考试", "计算时", "若", "假如",
+    "假设", "误", "同样", "与此", "类似",
 )  # fmt: skip
 # Misconduct no reader would take for something allowed: a prohibition of it stated as a permission is
 # eliminated at sight.
@@ -47,7 +48,15 @@ _NOT_A_STATEMENT = re.compile(
 # the passage that says what it points at.
 _POINTING = re.compile(
     r"(?<!最)[前后][一二两三四五六七八九\d]+[种项类个条点]|[这该此]类|几[项种类个条]|前者|后者|其中|上述"
+    r"|[两二三四五六七八九\d]+(?:个|项|种|类|条|组|部分)(?:条件|方面|要素|内容|情形|限制|步骤|环节|要求|因素|阶段"
+    r"|[，。；]|$)|同样|类似|这个|那个|[还也亦](?:应|须|需|要|可|不|是|会|有|影响|包括|免征|属于)"
 )
+# Words of a section title that name no topic of their own: "登记类型" is about 登记.
+_GENERIC_TITLE = re.compile(
+    r"(?:的)?(?:类型|种类|分类|概述|概念|基本规定|内容|方法|程序|流程|要求|相关规定)$"
+)
+_TITLE_JOINS = re.compile(r"[与和及、的]")
+_TERM_PART = 3  # a title term longer than this is matched by any of its parts of this length
 # A clause ending in a copula ("5年以上的，首套住房为") was cut off before what it states.
 _NO_COMPLEMENT = re.compile(r"(?<![行作认])为$|是$")
 # What a rule asks must say something on its own: "应当注意三点", "应当提示继承人" leave it to what follows.
@@ -59,8 +68,9 @@ _ONE_CLAIM = re.compile(r"^(?:[^，]*[的时]，)*[^，]*$")
 _DANGLING = ("的", "时", "上", "中", "下", "内", "前", "后", "和", "或", "及", "与", "，")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _CONDITION_END = re.compile(r"(?:的|时)，")
+_STARTS = 6  # starting points in the pool tried for one shape before the next shape
 _SIMILAR = 0.5  # two statements sharing this much of their wording state the same rule
-_WIDTHS = (5, 4)  # how many options a multiple choice has, most wanted first
+_WIDTH = 5  # a multiple choice has five options (A–E), as the field's papers print it
 # How the papers ask for the true (or false) statements about a topic; varied so that a round of questions
 # on one section does not open every stem alike.
 _FRAMES = (
@@ -87,9 +97,34 @@ class Said:
 
     @property
     def needless(self) -> bool:
-        """The false form only turns a duty into "无需": two such options in one question are answered by
-        the pattern, not the rule."""
-        return "无需" in self.false and "无需" not in self.true
+        """The false form only negates the rule or lifts its negation (应当 → 无需, 不得 → 可以): two such
+        options in one question are answered by the pattern, not the rule."""
+        return bool(self.false) and negated(self.false) != negated(self.true)
+
+
+_NEGATION = re.compile(r"不(?!动产)|未|无需|禁止|非")
+
+
+def negated(text: str) -> bool:
+    """Whether a statement is told in the negative: options that differ only in this form let the reader
+    pick the key by its polarity."""
+    return _NEGATION.search(text) is not None
+
+
+def _terms(title: str) -> list[str]:
+    """The words of a title that name its topic: "印花税与登记费" → 印花税, 登记费."""
+    parts = [_GENERIC_TITLE.sub("", part) for part in _TITLE_JOINS.split(title)]
+    return [part for part in parts if len(part) >= 2]
+
+
+def on_topic(text: str, title: str) -> bool:
+    """Whether a statement speaks of a title's topic: it names one of its terms, or for a long term
+    (商业性住房贷款) a part of it (住房贷款)."""
+    for term in _terms(title):
+        width = min(len(term), _TERM_PART)
+        if any(term[i : i + width] in text for i in range(len(term) - width + 1)):
+            return True
+    return False
 
 
 def _standalone(text: str) -> bool:
@@ -139,6 +174,19 @@ def _absurd(true: str, false: str) -> bool:
     return "不得" in true and "不得" not in false and any(word in true for word in _MISCONDUCT)
 
 
+def _concept_changed(true: str, false: str) -> bool:
+    """A false form wrong on one concept of what the rule says (another party, the other side of a time),
+    in the rule's own polarity. A word changed in its condition ("卖方申请贷款的") makes a case the
+    textbook does not speak of, not a false rule."""
+    marks = list(_CONDITION_END.finditer(true))
+    changed = next((i for i, (a, b) in enumerate(zip(true, false, strict=False)) if a != b), len(true))
+    return (
+        negated(false) == negated(true)
+        and not _absurd(true, false)
+        and (not marks or changed >= marks[-1].end())
+    )
+
+
 def _from_statement(fact: Fact) -> Said | None:
     true = _CLAUSE_END.split(fact.source)[0].strip()
     if not _standalone(true):
@@ -146,6 +194,7 @@ def _from_statement(fact: Fact) -> Said | None:
     turned = [t for t in _turned(true) if not _absurd(true, t)]
     if not turned:
         return Said(fact, true)
+    turned.sort(key=lambda t: not _concept_changed(true, t))  # a changed concept before a changed polarity
     return Said(fact, true, turned[0], f"教材的说法是“{true}”")
 
 
@@ -156,6 +205,12 @@ def _from_modal(fact: Fact) -> Said | None:
     sentence = next((s for s in re.split(r"[。！？]", fact.source) if rule.consequence in s), "")
     if sentence.strip().startswith(_LEANING):
         return None  # "因此，…均无需…" restates what the sentence before said
+    sentence = rule.sentence()
+    # Another party or time in the same form (卖方 → 买方, 之前 → 之后) is wrong on one concept and reads
+    # as true as the rule; only without one is the modal itself turned.
+    concept = [t for t in _turned(sentence) if _concept_changed(sentence, t)]
+    if concept:
+        return Said(fact, sentence, concept[0], f"按照规定，{sentence}", sharp=True)
     told = strict_judge(rule, truth=False)
     false = told.stem.removesuffix("。（　）") if told else ""
     if not false or "可以以" in false or not _ONE_CLAIM.match(false) or _absurd(rule.sentence(), false):
@@ -296,6 +351,14 @@ class _Shape:
         return sum(p.true for p in picks) == self.trues and sum(not p.true for p in picks) == self.falses
 
 
+def _told_by_polarity(picks: list[_Pick], keyed: bool) -> bool:
+    """Whether every key is told in one polarity and every distractor in the other ("the only affirmative
+    sentence is the key"): the question is then answered by the form, not the rule."""
+    keys = {negated(p.text) for p in picks if p.true == keyed}
+    others = {negated(p.text) for p in picks if p.true != keyed}
+    return len(keys) == len(others) == 1 and keys != others
+
+
 class Statements:
     name = "statements"
     kinds: tuple[FactKind, ...] = _KINDS
@@ -313,13 +376,20 @@ class Statements:
         rings = around(fact, brief, _KINDS)
         # A single choice keeps to its slice: its stem then names the slice, and a round of questions on
         # one chapter does not ask "关于<the section>" again and again.
-        for ring in rings[:1] if brief.task.qtype == "single" else rings:
+        for depth, ring in enumerate(rings[:1] if brief.task.qtype == "single" else rings):
             brief.rng.shuffle(ring)
             pool += [s for s in (said(f, brief) for f in ring) if s is not None]
+            if depth == 1:
+                # The section ring is named by the section's title: an option from another knowledge
+                # point must speak of that topic, or it wanders off the stem. (A chapter's title names
+                # a whole part of the subject, which its knowledge points all speak of.)
+                title = common_title([fact, *ring], brief)
+                pool = [s for s in pool if s.fact.slice_id == fact.slice_id or on_topic(s.true, title)]
             for shape in self._shapes(brief):
                 picks = self._pick(anchor, pool, shape, brief)
-                if picks is not None:
-                    return self._written(picks, shape, brief)
+                written = self._written(picks, shape, brief) if picks is not None else None
+                if written is not None:
+                    return written
         return None
 
     def _shapes(self, brief: Brief) -> list[_Shape]:
@@ -331,21 +401,20 @@ class Statements:
             shapes = [_Shape(1, 3), _Shape(3, 1, ask_false=True)]
             rng.shuffle(shapes)
             return shapes
-        shapes = []
-        for width in _WIDTHS:
-            keys = list(range(2, width))
-            rng.shuffle(keys)
-            shapes += [_Shape(k, width - k) for k in keys]
-        return shapes
+        keys = list(range(2, _WIDTH))
+        rng.shuffle(keys)
+        return [_Shape(k, _WIDTH - k) for k in keys]
 
     def _pick(self, anchor: Said, pool: list[Said], shape: _Shape, brief: Brief) -> list[_Pick] | None:
-        """The anchor as a true or a false option, then the pool's facts in order, each once, none from a
-        sentence already used or stating a rule already stated."""
+        """The anchor as a true or a false option, then the pool's facts in order (from each of a few
+        starting points), each once, none from a sentence already used or stating a rule already stated,
+        and the keys not told apart from the distractors by their polarity alone."""
         roles = [role for role in (True, False) if shape.takes(anchor, role)]
         brief.rng.shuffle(roles)
-        for role in roles:
+        starts = range(min(len(pool), _STARTS) or 1)
+        for role, start in ((role, start) for role in roles for start in starts):
             picked = [_Pick(anchor, role)]
-            for candidate in pool:
+            for candidate in pool[start:] + pool[:start]:
                 need = [
                     r
                     for r, n in ((True, shape.trues), (False, shape.falses))
@@ -355,7 +424,7 @@ class Statements:
                 wanted = next((r for r in need if shape.takes(candidate, r) and (r or not needless)), None)
                 if wanted is not None and not any(self._clash(candidate, p.said) for p in picked):
                     picked.append(_Pick(candidate, wanted))
-            if shape.filled(picked):
+            if shape.filled(picked) and not _told_by_polarity(picked, keyed=not shape.ask_false):
                 return picked
         return None
 
@@ -372,7 +441,12 @@ class Statements:
         qtype = brief.task.qtype
         facts = [p.said.fact for p in picks]
         title = common_title(facts, brief)
-        if not title:
+        home = facts[0].slice_id
+        chapter = _NOT_IN_TITLE.sub("", brief.task.slice.chapter[-1]).strip()
+        wandering = title != chapter and not all(
+            f.slice_id == home or on_topic(p.text, title) for f, p in zip(facts, picks, strict=True)
+        )
+        if not title or wandering:
             return None
         wanted = "错误" if shape.ask_false else "正确"
         ending = "有" if qtype == "multi" else "是"

@@ -184,6 +184,8 @@ class Table:
             return None
         if brief.task.qtype == "judge":
             return self._lookup_judge(fact, asked, stem, brief, situation)
+        if len(asked.others) < 3:
+            return None  # a single choice has four options, as the field's papers print it
         choices = [O.Option(asked.right, True, f"“{asked.right}”正是{_placed(fact, asked.column)}")]
         choices += [
             O.Option(value, False, f"“{value}”是{_placed(other, asked.column)}")
@@ -361,8 +363,8 @@ class Table:
         }
         others.pop(O.key(label), None)
         picked = brief.rng.sample(list(others.values()), min(3, len(others)))
-        if len(picked) < 2:
-            return None
+        if len(picked) < (2 if brief.task.qtype == "judge" else 3):
+            return None  # a single choice has four options, as the field's papers print it
 
         def why(row: Fact) -> str:
             return f"“{row.items[0].strip()}”的{header}是{row.items[column].strip()}"
