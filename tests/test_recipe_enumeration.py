@@ -89,7 +89,7 @@ def test_multi_keys_the_list_and_takes_every_distractor_from_the_sibling_list():
         wrong = set(draft.options) - _keys(written)
         assert 2 <= len(_keys(written)) <= 3 and _keys(written) <= set(FIRST.items)
         assert wrong and wrong <= set(SECOND.items)
-        assert len(set(draft.options)) == len(draft.options) >= 4
+        assert len(set(draft.options)) == len(draft.options) == 5
         assert max(len(o) for o in draft.options) <= 6
         for option in wrong:
             assert f"“{option}”属于第二顺序继承人，不属于第一顺序继承人" in draft.explanation
@@ -192,3 +192,39 @@ def test_items_of_a_list_of_another_kind_never_pass_for_forms_of_a_will() -> Non
     for question in written:
         assert all(option.endswith("遗嘱") for option in question.draft.options), question.draft.options
         assert _passes(question, "multi", "strict") == []
+
+
+STRUCTURES = _list(
+    "structures",
+    "按建筑结构划分的房屋类型",
+    ("砖木结构", "砖混结构", "框架结构"),
+    "按建筑结构，房屋分为砖木结构、砖混结构和框架结构。",
+)
+STEEL = _list(
+    "steel",
+    "钢结构的特点",
+    ("强度高", "自重轻", "施工速度快"),
+    "钢结构的特点是强度高、自重轻、施工速度快。",
+)
+
+
+def test_a_list_of_structures_lends_no_distractor_to_a_list_of_features() -> None:
+    """ "砖木结构" among the features of steel is eliminated at sight: the other list's items all name a
+    structure, this list's do not."""
+    for qtype in ("multi", "single", "judge"):
+        assert all(_write(STEEL, [STEEL, STRUCTURES], qtype, seed=seed) is None for seed in range(6))
+
+
+def test_a_multiple_choice_has_five_options_or_is_not_written() -> None:
+    """Two parents' items and two grandparents' make four options: too few for the field's A–E."""
+    parents = _list("p", "第一顺序继承人", ("配偶", "子女"), "第一顺序继承人为配偶、子女。")
+    grand = _list("g", "第二顺序继承人", ("祖父母", "外祖父母"), "第二顺序继承人为祖父母、外祖父母。")
+    assert all(_write(parents, [parents, grand], "multi", seed=seed) is None for seed in range(6))
+    assert all(len(_write(FIRST, HEIRS, "multi", seed=seed).draft.options) == 5 for seed in range(6))
+
+
+def test_a_single_choice_has_four_options_or_is_not_written() -> None:
+    grand = _list("g", "第二顺序继承人", ("祖父母", "外祖父母"), "第二顺序继承人为祖父母、外祖父母。")
+    written = [_write(FIRST, [FIRST, grand], "single", seed=seed) for seed in range(8)]
+    assert all(w is None or len(w.draft.options) == 4 for w in written)
+    assert any(w is None for w in written)

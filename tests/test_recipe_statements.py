@@ -17,7 +17,7 @@ from graph.authors.offline import OfflineAuthor
 from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.conduct import acts_of
 from graph.authors.recipes.options import key
-from graph.authors.recipes.statements import RECIPE
+from graph.authors.recipes.statements import RECIPE, negated
 from graph.checks import run_checks
 from graph.context import KnowledgeIndex
 from graph.format import explanation_parts
@@ -286,6 +286,10 @@ FRAGMENTS = [
     _fact("s-limits", "statement", "购房人在签约前应当了解对这类房屋的交易限制。"),
     _fact("s-among", "statement", "经纪机构收取的佣金其中一部分归经纪人员所有。"),
     _fact("s-cut", "statement", "个人转让住房持有满5年以上的，家庭首套住房的税率为；其余另行规定。"),
+    _fact("s-also", "statement", "住房公积金贷款同样不得提前偿还全部贷款。"),
+    _fact("s-two", "statement", "享受免征应当同时满足两个条件。"),
+    _fact("s-if", "statement", "若误按妻子的年龄计算，贷款期限会得出27年。"),
+    _fact("s-too", "statement", "层高还影响建筑面积的计算结果。"),
 ]
 
 
@@ -328,3 +332,96 @@ def test_at_most_one_false_option_turns_a_duty_into_needless() -> None:
     for written in questions:
         wrong = [o for i, o in enumerate(written.draft.options) if "ABCDE"[i] not in written.draft.answer]
         assert sum("无需" in o for o in wrong) <= 1, written.draft.options
+
+
+def _polarity_tells(written: Written) -> bool:
+    keyed = written.draft.answer
+    negative = {letter: negated(o) for letter, o in zip("ABCDE", written.draft.options, strict=False)}
+    keys = {v for letter, v in negative.items() if letter in keyed}
+    others = {v for letter, v in negative.items() if letter not in keyed}
+    return len(keys) == len(others) == 1 and keys != others
+
+
+# Duties told in the affirmative, each with its "无需" twin: a question built only from these would key every
+# affirmative sentence and offer one negated one.
+DUTIES = [
+    _fact(f"m-aff-{i}", "modal", f"{subject}应当{act}。", subject=subject, modal="应当", consequence=act)
+    for i, (subject, act) in enumerate(
+        [
+            ("经纪机构", "在经营场所公示服务项目和收费标准"),
+            ("经纪人员", "在书面告知材料上签名确认"),
+            ("经纪机构", "妥善保存经纪服务合同等业务资料"),
+            ("经纪人员", "查看房屋并编制房屋状况说明书"),
+        ]
+    )
+]
+
+
+def test_keys_are_never_told_from_distractors_by_their_polarity_alone() -> None:
+    """No question whose keys are all affirmative and whose distractors all negated (or the reverse): the
+    learner would answer by the form of the sentence, not by the rule."""
+    facts = [*FACTS, *DUTIES]
+    questions = [
+        w
+        for fact in facts
+        for qtype in ("multi", "single")
+        for seed in range(8)
+        if (w := _write(fact, qtype, seed, facts))
+    ]
+    assert len(questions) >= 20
+    assert not [w.draft.options for w in questions if _polarity_tells(w)]
+
+
+def test_a_rule_about_a_party_is_falsified_by_the_other_party_not_by_negating_it() -> None:
+    """ "卖方应当…" is made false as "买方应当…" (wrong on who), never as "卖方无需…"."""
+    shown = {o for w in _written("multi") + _written("single") for o in w.draft.options if "物业服务费" in o}
+    assert "买方应当在交房前结清物业服务费" in shown
+    assert "卖方无需在交房前结清物业服务费" not in shown
+
+
+SECTION = ("第三篇 交易税费", "第七章 买方税费", "第二节 印花税与登记费")
+STAMP = Slice(id="s-stamp", path=(*SECTION, "一、印花税"), mastery="掌握", text="")
+FEES = Slice(id="s-fees", path=(*SECTION, "二、不动产登记费"), mastery="掌握", text="")
+STAMP_FACTS = [
+    Fact(id="st-1", kind="statement", slice_id=STAMP.id, source="个人销售或者购买住房暂免征收印花税。"),
+    Fact(
+        id="st-2",
+        kind="statement",
+        slice_id=STAMP.id,
+        source="印花税是对书立应税凭证的单位和个人征收的税种。",
+    ),
+    Fact(
+        id="st-3",
+        kind="modal",
+        slice_id=STAMP.id,
+        source="卖方应当在签订合同时申报印花税。",
+        subject="卖方",
+        modal="应当",
+        consequence="在签订合同时申报印花税",
+    ),
+]
+FEE_FACTS = [
+    Fact(id="fe-1", kind="statement", slice_id=FEES.id, source="不动产登记费由登记申请人缴纳。"),
+    Fact(id="fe-2", kind="statement", slice_id=FEES.id, source="登记费中包含第一本不动产权属证书的工本费。"),
+    Fact(id="fe-3", kind="statement", slice_id=FEES.id, source="买方税费中数额最大的是契税。"),
+    Fact(id="fe-4", kind="statement", slice_id=FEES.id, source="个人所得税由卖方在办理转移登记前缴纳。"),
+]
+OFF_TOPIC = {"买方税费中数额最大的是契税", "个人所得税由卖方在办理转移登记前缴纳"}
+
+
+def test_options_from_another_knowledge_point_keep_to_the_topic_the_stem_names() -> None:
+    """A question that needs the section's other knowledge point is asked "关于印花税与登记费": an option
+    from there about the deed tax or income tax would wander off the stem."""
+    facts = [*STAMP_FACTS, *FEE_FACTS]
+    base = FactBase(facts, chapters={STAMP.id: STAMP.chapter, FEES.id: FEES.chapter})
+    asked = []
+    for fact in STAMP_FACTS:
+        for seed in range(12):
+            task = Task(slice=STAMP, qtype="multi", mode="strict", seed=seed, neighbours=[FEES], facts=base)
+            written = RECIPE.write(fact, Brief(task=task, facts=base, rng=random.Random(seed)))
+            if written is not None:
+                asked.append(written.draft)
+    assert asked
+    for draft in asked:
+        assert "印花税与登记费" in draft.stem
+        assert not OFF_TOPIC & {key(o) for o in draft.options}, draft.options

@@ -235,3 +235,14 @@ def test_each_situation_is_explained_by_the_row_it_falls_in():
         row = "首套" if text.startswith("首套") else text.split("，")[0]
         assert f"属于“{row}" in analysis
     assert set(written.draft.sources) <= {row.source for row in DEED_FULL}
+
+
+def test_a_table_of_three_rows_gives_no_single_choice_of_three_options():
+    """A single choice is printed with four options (A–D): two other rows are too few to ask among, though
+    a judge can still state a neighbour's value."""
+    three = _rows(
+        "short", DEED_HEADER, [("首套", "140㎡及以下", "1%"), ("第二套", "—", "2%"), ("第三套", "—", "3%")]
+    )
+    for seed in range(6):
+        assert _write(three[0], three, "single", seed=seed) is None
+    assert any(_write(three[0], three, "judge", seed=seed) for seed in range(6))
