@@ -425,3 +425,27 @@ def test_options_from_another_knowledge_point_keep_to_the_topic_the_stem_names()
     for draft in asked:
         assert "印花税与登记费" in draft.stem
         assert not OFF_TOPIC & {key(o) for o in draft.options}, draft.options
+
+
+CONCEPTS = [
+    _fact("s-form", "statement", "存量房买卖合同应当采用书面形式订立。"),
+    _fact("s-proof", "statement", "各项扣除必须能够提供合法有效的凭证。"),
+    _fact("s-nobuyer", "statement", "划转条件未达成的，监管机构不得提前向卖方划转资金。"),
+]
+
+
+def test_a_concept_changed_is_a_sibling_concept_never_an_absurd_or_still_true_one() -> None:
+    """书面 → 口头 is the field's own trap; "无效凭证" is eliminated at sight; another party in a prohibition
+    ("不得提前向买方划转") may hold as well, so it is no false statement."""
+    facts = [*FACTS, *CONCEPTS]
+    options = {
+        o
+        for fact in facts
+        for qtype in ("multi", "single")
+        for seed in range(8)
+        if (w := _write(fact, qtype, seed, facts))
+        for o in w.draft.options
+    }
+    assert "存量房买卖合同应当采用口头形式订立" in options
+    assert not any("无效" in o for o in options)
+    assert "划转条件未达成的，监管机构不得提前向买方划转资金" not in options

@@ -33,6 +33,25 @@ OPPOSITES: tuple[tuple[str, str], ...] = (
     ("双倍", "等额"),
     ("全额", "减半"),
 )
+# The other party, bound or form of the same rule: wrong on one concept, in the rule's own polarity. Kept
+# apart from OPPOSITES, which grounding also reads as contradictions: in a true statement these words can
+# stand for each other's sides ("出租人与承租人"), so only a writer turning one rule may use them.
+CONCEPTS: tuple[tuple[str, str], ...] = (
+    ("出租人", "承租人"),
+    ("抵押权人", "抵押人"),
+    ("委托人", "受托人"),
+    ("转让方", "受让方"),
+    ("按份共有", "共同共有"),
+    ("固定利率", "浮动利率"),
+    ("书面", "口头"),
+    ("最高", "最低"),
+    ("最长", "最短"),
+    ("上限", "下限"),
+    ("大于", "小于"),
+    ("多于", "少于"),
+    ("延长", "缩短"),
+    ("提高", "降低"),
+)
 _NEGATORS = "不得无未非"
 # Words where a swap would break a compound rather than flip a rule: (word, text that may not follow it).
 _COMPOUNDS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -131,7 +150,7 @@ def falsifications(rule: str) -> list[Falsified]:
             text = rule[: match.start(1)] + variant + rule[match.end(1) :]
             if _ranges_ascend(text):  # "5%至3%" is nonsense, not a wrong rule
                 found.append(Falsified(text=text, original=raw, altered=variant, source=rule))
-    for left, right in OPPOSITES:
+    for left, right in (*OPPOSITES, *CONCEPTS):
         for word, opposite in ((left, right), (right, left)):
             position = rule.find(word)
             if position < 0 or opposite in rule:

@@ -49,7 +49,7 @@ _NOT_A_STATEMENT = re.compile(
 _POINTING = re.compile(
     r"(?<!最)[前后][一二两三四五六七八九\d]+[种项类个条点]|[这该此]类|几[项种类个条]|前者|后者|其中|上述"
     r"|[两二三四五六七八九\d]+(?:个|项|种|类|条|组|部分)(?:条件|方面|要素|内容|情形|限制|步骤|环节|要求|因素|阶段"
-    r"|[，。；]|$)|同样|类似|这个|那个|[还也亦](?:应|须|需|要|可|不|是|会|有|影响|包括|免征|属于)"
+    r"|[，。；]|$)|[两二三四五六七八九十\d]+[项种类个条点][\u4e00-\u9fff]{0,4}中，|同样|类似|这个|那个|[还也亦](?:应|须|需|要|可|不|是|会|有|影响|包括|免征|属于)"
 )
 # Words of a section title that name no topic of their own: "登记类型" is about 登记.
 _GENERIC_TITLE = re.compile(
@@ -99,7 +99,7 @@ class Said:
     def needless(self) -> bool:
         """The false form only negates the rule or lifts its negation (应当 → 无需, 不得 → 可以): two such
         options in one question are answered by the pattern, not the rule."""
-        return bool(self.false) and negated(self.false) != negated(self.true)
+        return bool(self.false) and _negations(self.false) != _negations(self.true)
 
 
 _NEGATION = re.compile(r"不(?!动产)|未|无需|禁止|非")
@@ -109,6 +109,10 @@ def negated(text: str) -> bool:
     """Whether a statement is told in the negative: options that differ only in this form let the reader
     pick the key by its polarity."""
     return _NEGATION.search(text) is not None
+
+
+def _negations(text: str) -> int:
+    return len(_NEGATION.findall(text))
 
 
 def _terms(title: str) -> list[str]:
@@ -163,7 +167,7 @@ def _turned(text: str) -> list[str]:
         if not any(ch.isdigit() for ch in f.original)
         and f.original not in f.altered
         and f.altered not in f.original
-        and f.original not in ("免征", "征收")
+        and f.original not in ("免征", "征收", "有效", "无效")
         and "可以以" not in f.text
         and _ONE_CLAIM.match(f.text)
     ]
@@ -177,11 +181,12 @@ def _absurd(true: str, false: str) -> bool:
 def _concept_changed(true: str, false: str) -> bool:
     """A false form wrong on one concept of what the rule says (another party, the other side of a time),
     in the rule's own polarity. A word changed in its condition ("卖方申请贷款的") makes a case the
-    textbook does not speak of, not a false rule."""
+    textbook does not speak of, not a false rule; nor does another party in a prohibition ("不得提前向
+    买方划转" may hold as well as "不得提前向卖方划转")."""
     marks = list(_CONDITION_END.finditer(true))
     changed = next((i for i, (a, b) in enumerate(zip(true, false, strict=False)) if a != b), len(true))
     return (
-        negated(false) == negated(true)
+        _negations(false) == _negations(true) == 0
         and not _absurd(true, false)
         and (not marks or changed >= marks[-1].end())
     )
