@@ -230,6 +230,17 @@ def test_a_modal_inside_a_condition_or_a_noun_phrase_states_no_rule() -> None:
     assert not of_kind(compile_slice(make_slice(text)), "modal")
 
 
+def test_a_modal_whose_object_or_party_is_said_elsewhere_states_no_rule() -> None:
+    """"应当公示下列内容" and "同样须标明" point at the passage around them: as a question they read as
+    fragments; the checkable rule beside them is kept."""
+    text = (
+        "经纪机构应当在经营场所醒目位置公示下列内容。下列人员不能作为遗嘱见证人。"
+        "平台上展示的房源同样须标明房源核验信息。经纪人员不得代替当事人签字。"
+    )
+    facts = of_kind(compile_slice(make_slice(text)), "modal")
+    assert [(f.subject, f.consequence) for f in facts] == [("经纪人员", "代替当事人签字")]
+
+
 def test_alternative_conditions_are_dropped_together_by_a_later_rule() -> None:
     text = (
         "经纪机构未完成约定事项，或者服务未达到约定标准的，不得收取佣金；"

@@ -246,3 +246,22 @@ def test_a_table_of_three_rows_gives_no_single_choice_of_three_options():
     for seed in range(6):
         assert _write(three[0], three, "single", seed=seed) is None
     assert any(_write(three[0], three, "judge", seed=seed) for seed in range(6))
+
+
+def test_a_cell_of_figures_is_no_description_to_recognise_a_row_by():
+    """ "2016年2月22日至2024年11月30日为1%（北上广深3%）的属于" flattens a row of values into a machine
+    sentence: a row is recognised only by words that describe it."""
+    periods = _rows(
+        "period",
+        ("家庭住房套数", "2016年2月22日至2024年11月30日"),
+        [
+            ("家庭唯一住房", "1%（面积较大的1.5%）"),
+            ("家庭第二套住房", "1%（北上广深3%）"),
+            ("家庭第三套及以上住房", "3%（不区分面积）"),
+            ("非住宅", "3%（含商铺、办公）"),
+        ],
+    )
+    for qtype in ("single", "judge"):
+        for seed in range(6):
+            written = _write(periods[1], periods, qtype, seed=seed)
+            assert written is None or "2016年" not in written.draft.stem, written.draft.stem

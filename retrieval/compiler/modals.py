@@ -56,6 +56,9 @@ _DEADLINE = re.compile(r"(?:以内|之内|内)")
 _RELATIVE = re.compile(r"(?:是|了|为)")
 _SHORT_RELATIVE = re.compile(r"^[^的，,]{1,3}的")
 _PREPOSITION_END = re.compile(r"(?:为|对|向|给|把|将|从|与|和|在)$")
+# "应当公示下列内容", "下列人员可以…", "同样须标明…": what the rule binds or asks is said elsewhere in the
+# passage, so the clause alone states no rule a reader could check.
+_POINTING = re.compile(r"下列|如下|上述|前述|同样")
 
 
 def _outside_brackets(text: str) -> list[re.Match[str]]:
@@ -74,6 +77,8 @@ def _states_rule(prefix: str, consequence: str, listed: bool) -> bool:
         return False
     if _SHORT_RELATIVE.match(consequence) or _PREPOSITION_END.search(prefix):
         return False  # "可以申请的贷款年限", "为不得交易的房屋": the modal qualifies a noun
+    if _POINTING.search(prefix) or _POINTING.search(consequence):
+        return False
     return not (listed and not clean_subject(prefix))
 
 

@@ -326,8 +326,8 @@ class Table:
         best = None
         for index in range(1, len(fact.header)):
             cell = fact.items[index]
-            if _blank(cell) or bounds(cell) or len(cell) < _DESCRIPTION_MIN or _BARE_NUMBER.fullmatch(cell):
-                continue
+            if _blank(cell) or bounds(cell) or len(cell) < _DESCRIPTION_MIN or _BARE_NUMBER.search(cell):
+                continue  # a cell with figures ("1%（北上广深3%）") is a value of the row, not a description
             if any(O.key(r.items[index]) == O.key(cell) for r in rows[1:]):
                 continue
             if best is None or len(cell) > len(fact.items[best]):
