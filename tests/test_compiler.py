@@ -231,7 +231,7 @@ def test_a_modal_inside_a_condition_or_a_noun_phrase_states_no_rule() -> None:
 
 
 def test_a_modal_whose_object_or_party_is_said_elsewhere_states_no_rule() -> None:
-    """"应当公示下列内容" and "同样须标明" point at the passage around them: as a question they read as
+    """ "应当公示下列内容" and "同样须标明" point at the passage around them: as a question they read as
     fragments; the checkable rule beside them is kept."""
     text = (
         "经纪机构应当在经营场所醒目位置公示下列内容。下列人员不能作为遗嘱见证人。"
