@@ -120,7 +120,8 @@ def _foreign(fact: Fact, brief: Brief) -> list[tuple[str, Fact]]:
     seen: set[str] = set()
     found = []
     for other in _sibling_lists(fact, brief):
-        if not head.endswith(_head_noun(_items(other))):
+        theirs = _head_noun(_items(other))
+        if all(len(O.key(i)) > len(theirs) for i in _items(other)) and not head.endswith(theirs):
             continue  # "框架—剪力墙结构" among the features of a structure: a list of another kind of thing
         items = [item for item in _items(other) if O.key(item).endswith(head)]
         brief.rng.shuffle(items)
@@ -227,15 +228,23 @@ class Enumeration:
         return self._build(fact, brief, stem, (listed, _WIDTH - listed), "multi")
 
     def _single(self, fact: Fact, brief: Brief) -> Written | None:
+        """What belongs (one item among three of sibling lists) or what does not (one foreign item among
+        three of the list); the other form when the material cannot fill four options of the first."""
         rng = brief.rng
         negated = any(ch in fact.subject for ch in _NEGATIONS) or _CLASSIFIED.match(fact.subject)
-        if not negated and len(_items(fact)) >= 3 and rng.random() < 0.4:
-            stem = f"下列各项中，不属于{fact.subject}的是（　）。"
-            written = self._build(fact, brief, stem, (3, 1), "single", ask_foreign=True)
+        outside = not negated and len(_items(fact)) >= 3
+        stem = rng.choice(self._frames(fact, many=False))
+        forms = [(stem, (1, 3), False)]
+        if outside:
+            forms.insert(
+                0 if rng.random() < 0.4 else 1,
+                (f"下列各项中，不属于{fact.subject}的是（　）。", (3, 1), True),
+            )
+        for asked, counts, ask_foreign in forms:
+            written = self._build(fact, brief, asked, counts, "single", ask_foreign=ask_foreign)
             if written is not None:
                 return written
-        stem = rng.choice(self._frames(fact, many=False))
-        return self._build(fact, brief, stem, (1, 3), "single")
+        return None
 
     def _judge(self, fact: Fact, brief: Brief) -> Written | None:
         """ "X属于{head}" for one item, or "{head}包括a、b和c" for three, one of them possibly foreign."""
