@@ -265,3 +265,28 @@ def test_a_cell_of_figures_is_no_description_to_recognise_a_row_by():
         for seed in range(6):
             written = _write(periods[1], periods, qtype, seed=seed)
             assert written is None or "2016年" not in written.draft.stem, written.draft.stem
+
+
+NAMES = _rows(
+    "names",
+    ("具体表现", "行为名称", "是否纳入监管"),
+    [
+        ("自己购买或者承租所经纪的房屋", "自买自租", "否"),
+        ("隐瞒真实交易信息，低价收进高价卖出", "赚取差价", "否"),
+        ("捏造散布涨价信息，哄抬房价", "操纵市场价格", "否"),
+        ("侵占、挪用房地产交易资金", "挪用交易资金", "是"),
+    ],
+)
+
+
+def test_a_name_is_asked_as_what_the_case_belongs_to_and_a_yes_no_column_is_never_asked():
+    """ "…的行为名称为" and "是否纳入监管为…" are a machine's key and value; the field asks "…的行为属于"."""
+    stems = set()
+    for seed in range(8):
+        for qtype in ("single", "judge"):
+            written = _write(NAMES[0], NAMES, qtype, seed=seed)
+            if written is not None:
+                stems.add(written.draft.stem)
+    assert stems
+    assert any("自己购买或者承租所经纪的房屋的行为属于" in stem for stem in stems)
+    assert not any("名称为" in stem or "是否" in stem for stem in stems), stems

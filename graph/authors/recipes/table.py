@@ -32,6 +32,10 @@ _OPENS_WITH_FIGURE = re.compile(r"\s*(?:\d|[≤≥<>＜＞]|不超过|不低于|
 # First-column names that say nothing about what the rows are ("按类别划分" reads as filler).
 _GENERIC_LABELS = ("类别", "类型", "种类", "情形", "名称", "项目", "内容")
 _VALUE_MAX = 12
+_NAMING = "名称"
+# A column answering yes or no ("是否纳入监管"): its cells are verdicts on the row, neither values of a kind
+# nor descriptions.
+_YES_NO = "是否"
 # Columns whose rows are kinds of behaviour: only their descriptions can be told as what a person did.
 _CONDUCT = ("行为", "做法")
 _LABEL_MAX = 12
@@ -117,7 +121,7 @@ def _lookup(row: Fact, rows: list[Fact], rng: random.Random) -> _Lookup | None:
     unambiguously; None when the table has no such column or fewer than two other values."""
     for column in range(len(row.header) - 1, 0, -1):
         cell = row.items[column]
-        if _blank(cell) or not _is_value_column(rows, column):
+        if _blank(cell) or not _is_value_column(rows, column) or row.header[column].startswith(_YES_NO):
             continue
         conditions = _conditions(row, column)
         shown = [O.key(row.items[i]) for i, _ in conditions]
@@ -206,6 +210,14 @@ class Table:
         topic = O.topic(fact, brief)
         lead = f"关于{topic}，" if topic and len(asked.target) <= 2 else ""
         shown = [c for _, c in asked.conditions]
+        if asked.target.endswith(_NAMING):
+            # "…的行为名称为" is machine wording: a name is asked as what the case belongs to.
+            kind = asked.target.removesuffix(_NAMING)
+            return (
+                f"{lead}{'，'.join(shown)}的{kind}属于（　）。"
+                if kind
+                else f"{lead}{'，'.join(shown)}，属于（　）。"
+            )
         if len(shown) == 1:
             return f"{lead}{shown[0]}的{asked.target}为（　）。"
         return f"{lead}{'，'.join(shown)}的，{asked.target}为（　）。"
@@ -326,6 +338,8 @@ class Table:
         best = None
         for index in range(1, len(fact.header)):
             cell = fact.items[index]
+            if fact.header[index].startswith(_YES_NO):
+                continue  # "是否纳入监管为…" reads as a machine's key and value, not as a description
             if _blank(cell) or bounds(cell) or len(cell) < _DESCRIPTION_MIN or _BARE_NUMBER.search(cell):
                 continue  # a cell with figures ("1%（北上广深3%）") is a value of the row, not a description
             if any(O.key(r.items[index]) == O.key(cell) for r in rows[1:]):
