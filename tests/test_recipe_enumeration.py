@@ -231,3 +231,13 @@ def test_a_single_choice_has_four_options_asking_what_does_not_belong_when_few_l
         written = _write(FIRST, [FIRST, grand], "single", seed=seed)
         assert written is not None and len(written.draft.options) == 4
         assert "不属于" in written.draft.stem and _keys(written) <= set(grand.items)
+
+
+def test_a_list_headed_by_a_bare_ordinal_is_not_asked() -> None:
+    """ "下列各项中，属于第一顺序的是" leaves the reader to guess what is ordered: heirs, steps or taxes."""
+    first = _list(
+        "o1", "第一顺序", FIRST.items, "遗产按照下列顺序继承：第一顺序为配偶、子女、父母。", ("o2",)
+    )
+    second = _list("o2", "第二顺序", SECOND.items, "第二顺序为兄弟姐妹、祖父母、外祖父母。", ("o1",))
+    for qtype in ("multi", "single", "judge"):
+        assert all(_write(first, [first, second], qtype, seed=seed) is None for seed in range(6))

@@ -25,6 +25,8 @@ _ITEM_NOUNS = (
 )  # fmt: skip
 _PREDICATE = re.compile(rf"^(.{{4,}}?)的({'|'.join(_ITEM_NOUNS)})$")
 _PREDICATE_MARKS = "应需可不须得要能"
+# "第一顺序", "第二类": an ordinal names a list only with the sentence that says what is ordered.
+_BARE_ORDINAL = re.compile(r"^第[一二三四五六七八九十\d]+[\u4e00-\u9fff]{0,2}$")
 _CLASSIFIED = re.compile(r"^按(?:照)?(.{2,15}?)划分的(.{2,10})$")
 _NEGATIONS = "不未无非禁"
 # Heads of lists of conduct: only their items can be told as what a person did.
@@ -47,7 +49,7 @@ def _items(fact: Fact) -> list[str]:
 
 def _usable(fact: Fact) -> bool:
     items = _items(fact)
-    if len(items) < 2 or len(items) * 2 < len(fact.items):
+    if len(items) < 2 or len(items) * 2 < len(fact.items) or _BARE_ORDINAL.match(fact.subject):
         return False
     lengths = [len(i) for i in items]
     head = _CLASSIFIED.match(fact.subject)
