@@ -241,3 +241,28 @@ def test_a_list_headed_by_a_bare_ordinal_is_not_asked() -> None:
     second = _list("o2", "第二顺序", SECOND.items, "第二顺序为兄弟姐妹、祖父母、外祖父母。", ("o1",))
     for qtype in ("multi", "single", "judge"):
         assert all(_write(first, [first, second], qtype, seed=seed) is None for seed in range(6))
+
+
+def test_steps_of_a_procedure_and_catch_all_items_are_no_options() -> None:
+    steps = _list(
+        "st", "资金和手续的办理顺序", ("网签合同", "首付款存入监管账户", "转移登记"), "办理顺序为：…"
+    )
+    other = _list("ot", "贷款的办理顺序", ("申请贷款", "银行审批", "发放贷款"), "贷款的办理顺序为：…")
+    assert all(_write(steps, [steps, other], "single", seed=seed) is None for seed in range(6))
+    change = _list(
+        "ch",
+        "可以申请变更登记的情形",
+        ("权利人姓名变更", "不动产坐落变更", "共有性质变更", "法律、行政法规规定的其他情形"),
+        "有下列情形之一的，可以申请变更登记：……",
+    )
+    cancel = _list(
+        "ca",
+        "可以申请注销登记的情形",
+        ("不动产灭失", "权利人放弃不动产权利", "不动产被依法征收", "法律、行政法规规定的其他情形"),
+        "有下列情形之一的，可以申请注销登记：……",
+    )
+    for seed in range(6):
+        written = _write(change, [change, cancel], "multi", seed=seed) or _write(
+            change, [change, cancel], "single", seed=seed
+        )
+        assert written is None or not any("其他" in o for o in written.draft.options)

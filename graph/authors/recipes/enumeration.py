@@ -27,6 +27,8 @@ _PREDICATE = re.compile(rf"^(.{{4,}}?)的({'|'.join(_ITEM_NOUNS)})$")
 _PREDICATE_MARKS = "应需可不须得要能"
 # "第一顺序", "第二类": an ordinal names a list only with the sentence that says what is ordered.
 _BARE_ORDINAL = re.compile(r"^第[一二三四五六七八九十\d]+[\u4e00-\u9fff]{0,2}$")
+_SEQUENCES = ("顺序", "步骤", "流程", "程序", "环节")
+_CATCH_ALL = "其他"
 _CLASSIFIED = re.compile(r"^按(?:照)?(.{2,15}?)划分的(.{2,10})$")
 _NEGATIONS = "不未无非禁"
 # Heads of lists of conduct: only their items can be told as what a person did.
@@ -43,7 +45,10 @@ def _items(fact: Fact) -> list[str]:
     return [
         i
         for i in items
-        if 2 <= len(i) <= O.OPTION_MAX and not re.search(r"[，,；;]", i) and i[0] not in "指是由否"
+        if 2 <= len(i) <= O.OPTION_MAX
+        and not re.search(r"[，,；;]", i)
+        and i[0] not in "指是由否"
+        and _CATCH_ALL not in i  # "法律规定的其他情形" closes many lists: it belongs to none alone
     ]
 
 
@@ -51,6 +56,8 @@ def _usable(fact: Fact) -> bool:
     items = _items(fact)
     if len(items) < 2 or len(items) * 2 < len(fact.items) or _BARE_ORDINAL.match(fact.subject):
         return False
+    if fact.subject.endswith(_SEQUENCES):
+        return False  # steps of one procedure: each belongs to it, and "which is a step" asks nothing
     lengths = [len(i) for i in items]
     head = _CLASSIFIED.match(fact.subject)
     return max(lengths) <= _ITEM_SPREAD * min(lengths) and (head is not None or O.is_name(fact.subject))
