@@ -242,5 +242,5 @@ def test_an_act_judge_keys_whether_the_named_act_complies() -> None:
 
 
 def test_an_act_judge_declines_what_acts_of_declines_and_strict_requests() -> None:
-    assert all(_judged(fact, seed) is None for fact in (CONSENT, REPORT) for seed in range(6))
+    assert all(_judged(fact, seed) is None for fact in (CONSENT, REPORT, RECORDS) for seed in range(6))
     assert _judged(SIGNING, 0, mode="strict") is None

@@ -343,7 +343,14 @@ def test_situations_are_declined_when_the_rule_does_not_split_into_case_and_cons
     condition, subject, source
 ):
     tangled = _exempt_variant(condition, subject, source)
-    for qtype in ("multi", "single"):
+    for qtype in ("multi", "single", "judge"):
         assert all(_write(tangled, [tangled], qtype, "flexible", seed) is None for seed in range(6))
     plain = _exempt_variant("个人将购买2年以上的住房对外销售", "计税依据为成交价")
     assert _write(plain, [plain], "multi", "flexible", seed=0) is not None
+
+
+def test_a_case_is_not_told_under_a_condition_that_held_only_before_a_date():
+    dated = _exempt_variant("在2024年12月1日前，个人将购买2年以上的住房对外销售", "免征增值税")
+    assert all(_write(dated, [dated], "judge", "flexible", seed) is None for seed in range(6))
+    plain = _exempt_variant("个人将购买2年以上的住房对外销售", "免征增值税")
+    assert any(_write(plain, [plain], "judge", "flexible", seed) is not None for seed in range(6))

@@ -371,9 +371,10 @@ RECIPE = Conduct()
 
 class ActJudge:
     """A rule of conduct with no condition to tell as a case, as a judge: what the broker or a party did at
-    the stage the rule names, and whether that complies. The act is filtered as `acts_of` filters the
-    options of `Conduct`, so no open-ended or qualified rule is judged without what it needs. The author
-    asks it only when no fact of the chapter can be told as a case whose details decide the answer."""
+    the stage the rule names, and whether that complies. A brokerage's own act names no one and is left
+    out; the rest is filtered as `acts_of` filters the options of `Conduct`, so no open-ended or qualified
+    rule is judged without what it needs. The author asks it only when no fact of the chapter can be told
+    as a case whose details decide the answer."""
 
     name = "act_judge"
     kinds: tuple[FactKind, ...] = ("modal",)
@@ -382,15 +383,15 @@ class ActJudge:
     def write(self, fact: Fact, brief: Brief) -> Written | None:
         if brief.task.mode != "flexible" or brief.task.qtype != "judge":
             return None
-        acts = acts_of(fact)
+        acts = [a for a in acts_of(fact) if a.side != "firm"]  # a firm's act tells no one's case
         if not acts:
             return None
         rng = brief.rng
         act = rng.choice(acts)
         name = scenes.plain_name(rng)
-        who = {"broker": f"经纪人员{name}", "firm": scenes.agency(rng), "both": act.role}.get(
-            act.side, f"{act.role}{name}"
-        )
+        other = scenes.plain_name(rng, {name})
+        named = {"broker": f"经纪人员{name}", "both": f"买方{name}与卖方{other}"}
+        who = named.get(act.side, f"{act.role}{name}")
         told = act.told(who)
         said_complies = rng.random() < 0.5
         truth = said_complies == act.complies

@@ -523,7 +523,7 @@ class Threshold:
         it. None when no figure works or another rule of the same subject would apply as well."""
         condition = _clause(fact.condition)
         found = bounds(condition)
-        if not found or not _named(condition, found[0]):
+        if not found or not _named(condition, found[0]) or _YEAR.search(condition):
             return None
         bound = found[0]
         value = case_value(bound, meets, brief.rng)
@@ -566,9 +566,14 @@ class Threshold:
 
     def _consequence_case(self, fact: Fact, brief: Brief) -> Written | None:
         """A person whose figure meets or misses the condition, and the consequence claimed for them: it
-        holds only when the condition is met ("王某将购买1年的住房对外销售，免征增值税" is false)."""
+        holds only when the condition is met ("王某将购买1年的住房对外销售，免征增值税" is false). A rule that
+        does not split into case and consequence, or holds only before or after a date, is declined: its
+        case would carry its own verdict ("持有3年、免征增值税，计税依据…") or be dated where it does not
+        hold."""
         rng = brief.rng
         condition = _clause(fact.condition)
+        if _tangled(fact) or _YEAR.search(condition):
+            return None
         bound = next(b for b in bounds(condition) if fact.value in (b.low, b.high) and b.unit == fact.unit)
         if not _named(condition, bound):
             return None
