@@ -221,3 +221,15 @@ def test_same_seed_same_question_and_other_seeds_other_people() -> None:
     assert _write(BYPASS, "flexible", 4).draft == first
     people = {frozenset(_PERSON.findall(_write(BYPASS, "flexible", seed).draft.stem)) for seed in range(10)}
     assert len(people) > 3
+
+
+def test_a_condition_holding_a_rule_of_its_own_is_no_case() -> None:
+    fee = _modal(
+        "m-fee",
+        "经纪人员不得以个人名义收取费用，委托人向经纪人员个人支付佣金的，经纪机构应当予以纠正。",
+        "经纪机构",
+        "应当",
+        "予以纠正",
+        "经纪人员不得以个人名义收取费用，委托人向经纪人员个人支付佣金",
+    )
+    assert all(_write(fee, "flexible", seed) is None for seed in range(8))

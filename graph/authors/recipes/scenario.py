@@ -174,8 +174,8 @@ def _concrete_condition(condition: str, brief: Brief) -> tuple[str, bool]:
 def flexible_judge(rule: Rule, truth: bool, brief: Brief) -> Told | None:
     """The condition as a case about named parties, then what the rule makes of it. Declines when nothing
     can be made concrete: a case needs a person named in its condition, and a second party or a figure."""
-    if not rule.condition or len(rule.consequence) < _CASE_CONSEQUENCE_MIN:
-        return None
+    if not rule.condition or len(rule.consequence) < _CASE_CONSEQUENCE_MIN or _has_modal(rule.condition):
+        return None  # a condition holding a rule of its own would state that rule of the named people
     condition, figured = _concrete_condition(rule.condition, brief)
     roles = scenes.roles_in(f"{condition}，{rule.subject}{rule.consequence}")
     in_case = [role for role in scenes.roles_in(condition) if role not in scenes.ORGANISATIONS]
