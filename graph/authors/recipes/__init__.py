@@ -9,7 +9,7 @@ comes with the finance node's own calculator run in its trace.
 
 from __future__ import annotations
 
-from graph.authors.recipes import conduct, definition, enumeration, statements, table, threshold
+from graph.authors.recipes import conduct, definition, enumeration, statements, table, threshold, trigger
 from graph.authors.recipes.base import Recipe
 from graph.authors.recipes.calculation import CalculationRecipe
 from graph.authors.recipes.mimic import Mimic
@@ -23,6 +23,7 @@ RECIPES: tuple[Recipe, ...] = (
     table.RECIPE,
     threshold.RECIPE,
     Scenario(),
+    trigger.RECIPE,
     MIMIC,
     statements.RECIPE,
     conduct.RECIPE,
