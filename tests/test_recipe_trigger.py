@@ -120,3 +120,21 @@ def test_distractors_are_the_situations_closest_in_wording():
     for seed in range(6):
         options = "".join(_write(DOUBLE, facts, seed=seed).draft.options)
         assert re.search("买方.某违约不买", options)
+
+
+def test_a_situation_about_what_the_act_is_about_is_never_a_distractor():
+    liable = _rule("t-liable", "出卖人隐瞒抵押导致无法过户", "", "应当", "承担违约责任")
+    penalty = _rule("t-penalty", "约定的违约金过分高于损失", "", "可以", "请求予以适当减少")
+    facts = [liable, penalty, LOAN, LEASE, MORTGAGE, MINOR]
+    for seed in range(6):
+        written = _write(liable, facts, seed=seed)
+        assert "违约金" not in "".join(written.draft.options)
+        assert "教材未规定这种情形应当承担违约责任" in written.draft.explanation
+
+
+def test_one_situation_worded_twice_is_one_option():
+    again = _rule("t-again", "抵押人转让的抵押财产", "", "应当", "向登记机构备案")
+    facts = [*FACTS, again]
+    for seed in range(6):
+        options = _write(DOUBLE, facts, seed=seed).draft.options
+        assert sum("转让" in o and "抵押财产" in o for o in options) <= 1

@@ -73,6 +73,18 @@ def _told(condition: str, names: dict[str, str], rng: random.Random) -> str:
     return condition
 
 
+def _plain(condition: str) -> str:
+    """A condition as compared for being told twice: "记载的事项错误" and "记载事项错误" are one."""
+    return O.key(condition).replace("的", "")
+
+
+def _unnamed(text: str) -> str:
+    """`text` without its party words, which say who and not what about."""
+    for role in scenes.roles_in(text):
+        text = text.replace(role, "、")
+    return text
+
+
 def _shared(a: str, b: str) -> int:
     """How many two-character words two texts share: distractors that share words with the asked act
     cannot be ruled out by wording alone."""
@@ -96,8 +108,8 @@ class Trigger:
         for peer in O.nearby(fact, brief, "modal"):
             case = _case(peer)
             # conditions worded alike ("买方违约不买", "卖方违约不卖") are the best traps; not one told twice
-            told = {O.key(c.rule.condition) for c in same + other}
-            if case is None or O.key(case.rule.condition) in told:
+            told = {_plain(c.rule.condition) for c in same + other}
+            if case is None or _plain(case.rule.condition) in told:
                 continue
             same_act = O.key(case.rule.consequence) == O.key(act)
             if same_act and case.rule.subject == own.rule.subject and case.rule.modal == own.rule.modal:
@@ -105,10 +117,12 @@ class Trigger:
                 continue
             if same_act or alike(case.rule.consequence, act) or O.key(act) in O.key(peer.source):
                 continue  # a rule asking much the same act may make its situation right too
+            if _shared(_unnamed(act), _unnamed(case.rule.condition)):
+                continue  # a situation about what the act concerns ("违约金…", "承担违约责任") may call it
             other.append(case)
         rng = brief.rng
         rng.shuffle(other)
-        other.sort(key=lambda case: -_shared(f"{act}{own.rule.condition}", case.rule.condition))
+        other.sort(key=lambda case: -_shared(own.rule.condition, case.rule.condition))
         other = other[:_CLOSEST]
         if brief.task.qtype == "multi":
             mixed = multi_answers(same, other, rng)
@@ -129,7 +143,7 @@ class Trigger:
             if right:
                 choices.append(O.Option(text, True, f"属于这种情形，{why}"))
             else:
-                choices.append(O.Option(text, False, f"{why}，与“{act}”无关"))
+                choices.append(O.Option(text, False, f"{why}，教材未规定这种情形{own.rule.written}{act}"))
         stem = f"{O.case_date(rng, fact.source)}，下列情形中，（　）的，{actor}{own.rule.written}{act}。"
         return O.choice(
             [case.fact.id for case, _ in mixed],
