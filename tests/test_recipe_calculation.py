@@ -12,7 +12,7 @@ import pytest
 
 import calc
 from graph.authors.base import Task
-from graph.authors.calc_text import HOLDINGS, money, yuan
+from graph.authors.calc_text import HOLDINGS, TELLINGS, Case, money, yuan
 from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.calculation import CalculationRecipe
 from graph.checks import run_checks
@@ -279,3 +279,24 @@ def test_most_calculation_slices_of_the_bundled_kb_yield_a_question_that_passes_
             break
     assert asked >= 40
     assert passed / asked > 0.6
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_loan_is_told_as_the_purchase_it_pays_for(seed: int) -> None:
+    """Examiners strike "某某贷款X万元，求月供" as a formula with a name (D9): the buyer buys a house, pays
+    part down and borrows the rest, and the figures add up."""
+    written = _write(LOAN_SLICE, LOAN, mode="flexible", seed=seed)
+    stem, principal = written.draft.stem, written.calculation.args["principal"]
+    told = re.search(r"总价([\d.]+)万元的存量住房，首付([\d.]+)万元，其余([\d.]+)万元向银行申请", stem)
+    assert told is not None
+    price, down, rest = (float(g) * 10_000 for g in told.groups())
+    assert same_number(rest, principal) and same_number(price, down + rest)
+    assert 0.25 <= down / price <= 0.45
+
+
+def test_a_first_month_payment_explains_its_formula() -> None:
+    args = {"principal": 1_000_000.0, "years": 20, "annual_rate": 0.031}
+    result = calc.run("equal_principal", args)
+    working = TELLINGS["equal_principal"].working(Case(args), result, "first_month")
+    assert working.startswith("首月还款额=贷款本金÷还款月数+贷款本金×月利率")
+    assert "4,166.67元" in working and "2,583.33元" in working and "首月还款额=6,750元" in working

@@ -12,7 +12,7 @@ import pytest
 
 from graph.authors.base import Task
 from graph.authors.recipes.base import Brief, Written
-from graph.authors.recipes.conduct import RECIPE, acts_of
+from graph.authors.recipes.conduct import RECIPE, RECIPE_JUDGE, acts_of
 from graph.authors.scenes import SURNAMES
 from graph.checks import run_checks
 from graph.format import explanation_parts
@@ -218,3 +218,29 @@ def test_at_most_one_option_is_a_duty_left_undone() -> None:
     for written in questions:
         undone = [o for o in written.draft.options if any(f"未{d}" in o for d in duties)]
         assert len(undone) <= 1, written.draft.options
+
+
+def _judged(fact: Fact, seed: int, mode: str = "flexible") -> Written | None:
+    base = FactBase(FACTS, chapters={SLICE.id: SLICE.chapter})
+    task = Task(slice=SLICE, qtype="judge", mode=mode, seed=seed, facts=base)
+    return RECIPE_JUDGE.write(fact, Brief(task=task, facts=base, rng=random.Random(seed)))
+
+
+def test_an_act_judge_keys_whether_the_named_act_complies() -> None:
+    seen = set()
+    for fact in (SIGNING, DEFECTS, HANDOVER):
+        for seed in range(10):
+            written = _judged(fact, seed)
+            stem = written.draft.stem
+            said = re.fullmatch(r"(.+)，这一做法(符合|违反)规定。（　）", stem)
+            assert said is not None and _NAME.search(said[1])
+            complies = fact.modal != "不得" and "未" not in said[1]
+            assert written.draft.answer == ("A" if (said[2] == "符合") == complies else "B")
+            assert run_checks(_question(written), "judge") == []
+            seen.add(written.draft.answer)
+    assert seen == {"A", "B"}
+
+
+def test_an_act_judge_declines_what_acts_of_declines_and_strict_requests() -> None:
+    assert all(_judged(fact, seed) is None for fact in (CONSENT, REPORT, RECORDS) for seed in range(6))
+    assert _judged(SIGNING, 0, mode="strict") is None

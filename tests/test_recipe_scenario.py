@@ -166,15 +166,38 @@ def test_a_bounded_figure_in_the_condition_becomes_a_concrete_one() -> None:
     assert re.search(rf"卖方[{''.join(SURNAMES)}]某", stem)
 
 
-def test_a_rule_without_a_condition_becomes_a_named_persons_act() -> None:
-    seen = set()
-    for seed in range(12):
-        draft = _write(NAME, "flexible", seed).draft
-        assert re.fullmatch(r"经纪人员.某以个人名义承接经纪业务，这一做法(符合|违反)规定。（　）", draft.stem)
-        says_complies = "符合规定" in draft.stem
-        assert draft.answer == ("B" if says_complies else "A")
-        seen.add(draft.answer)
-    assert seen == {"A", "B"}
+def test_a_rule_without_a_condition_is_no_case() -> None:
+    # "经纪人员周某以个人名义承接经纪业务，这一做法…" is the rule with a name pasted in: examiners strike it
+    assert all(_write(NAME, "flexible", seed) is None for seed in range(8))
+    assert _write(NAME, "strict", 0) is not None
+
+
+def test_a_rule_limited_by_the_lead_in_before_its_colon_is_not_stated_without_it() -> None:
+    scoped = _modal(
+        "m-scoped",
+        "在2024年12月1日前，北京、上海、广州、深圳四市另有规定：个人将购买2年以上的非普通住房对外销售的，"
+        "不能免征增值税。",
+        "",
+        "不得",
+        "免征增值税",
+        "个人将购买2年以上的非普通住房对外销售",
+    )
+    assert rule_of(scoped) is None
+    source = "按照规定：经纪人员不得以个人名义承接经纪业务。"
+    plain = _modal("m-plain", source, "经纪人员", "不得", NAME.consequence)
+    assert rule_of(plain) is not None
+
+
+def test_a_case_whose_consequence_says_too_little_to_check_is_declined() -> None:
+    exempt = _modal(
+        "m-exempt",
+        "卖方持有住房满2年的，可以免征。",
+        "",
+        "可以",
+        "免征",
+        "卖方持有住房满2年",
+    )
+    assert all(_write(exempt, "flexible", seed) is None for seed in range(8))
 
 
 def test_declines_what_cannot_be_told_as_a_case_or_stated_safely() -> None:
@@ -198,3 +221,15 @@ def test_same_seed_same_question_and_other_seeds_other_people() -> None:
     assert _write(BYPASS, "flexible", 4).draft == first
     people = {frozenset(_PERSON.findall(_write(BYPASS, "flexible", seed).draft.stem)) for seed in range(10)}
     assert len(people) > 3
+
+
+def test_a_condition_holding_a_rule_of_its_own_is_no_case() -> None:
+    fee = _modal(
+        "m-fee",
+        "经纪人员不得以个人名义收取费用，委托人向经纪人员个人支付佣金的，经纪机构应当予以纠正。",
+        "经纪机构",
+        "应当",
+        "予以纠正",
+        "经纪人员不得以个人名义收取费用，委托人向经纪人员个人支付佣金",
+    )
+    assert all(_write(fee, "flexible", seed) is None for seed in range(8))

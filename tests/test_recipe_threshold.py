@@ -343,7 +343,24 @@ def test_situations_are_declined_when_the_rule_does_not_split_into_case_and_cons
     condition, subject, source
 ):
     tangled = _exempt_variant(condition, subject, source)
-    for qtype in ("multi", "single"):
+    for qtype in ("multi", "single", "judge"):
         assert all(_write(tangled, [tangled], qtype, "flexible", seed) is None for seed in range(6))
     plain = _exempt_variant("个人将购买2年以上的住房对外销售", "计税依据为成交价")
     assert _write(plain, [plain], "multi", "flexible", seed=0) is not None
+
+
+def test_a_case_is_not_told_under_a_condition_that_held_only_before_a_date():
+    dated = _exempt_variant("在2024年12月1日前，个人将购买2年以上的住房对外销售", "免征增值税")
+    assert all(_write(dated, [dated], "judge", "flexible", seed) is None for seed in range(6))
+    plain = _exempt_variant("个人将购买2年以上的住房对外销售", "免征增值税")
+    assert any(_write(plain, [plain], "judge", "flexible", seed) is not None for seed in range(6))
+
+
+def test_a_case_keeps_the_party_word_and_needs_more_than_a_verb_and_a_figure():
+    bare = _exempt_variant("卖方持有不满2年", "缴纳增值税及附加")
+    bare = Fact(**{**bare.__dict__, "comparator": "不满"})
+    assert all(_write(bare, [bare], "judge", "flexible", seed) is None for seed in range(6))
+    seller = _exempt_variant("卖方将购买2年以上的住房对外销售", "免征增值税")
+    stems = [w.draft.stem for seed in range(6) if (w := _write(seller, [seller], "judge", "flexible", seed))]
+    told = re.compile(r"卖方[\u4e00-\u9fff]{1,2}(?:先生|女士)将购买\d+年的住房")
+    assert stems and all(told.search(stem) for stem in stems)

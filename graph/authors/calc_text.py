@@ -587,16 +587,27 @@ def _rate_slips(args: Args, quoted: tuple[float, ...]) -> list[Mistake]:
     ]
 
 
-def _loan_story(args: Args, names: Names, method: str) -> str:
+# Down payments as buyers make them: three to four tenths of the price.
+_DOWN_SHARES = (0.3, 0.35, 0.4)
+
+
+def _loan_story(case: Case, names: Names, method: str) -> str:
+    """The purchase the loan pays for, so the figures are a buyer's and not a formula's: the price, the
+    down payment and the rest borrowed."""
+    args, extras = case.args, case.extras
     return (
-        f"{names.buyer}向银行申请住房贷款{money(args['principal'])}，期限{args['years']}年，"
+        f"{names.buyer}购买一套总价{money(extras['price'])}的存量住房，首付{money(extras['down'])}，"
+        f"其余{money(args['principal'])}向银行申请住房贷款，期限{args['years']}年，"
         f"年利率{percent(args['annual_rate'])}，采用{method}方式还款。"
     )
 
 
 def _loan_vary(args: Args, rng: random.Random) -> Case:
     years = args["years"] if rng.random() < 0.5 else rng.choice((10, 15, 20, 25, 30))
-    return Case({**args, "principal": scaled(args["principal"], rng, 0.5, 1.5), "years": years})
+    principal = scaled(args["principal"], rng, 0.5, 1.5)
+    share = rng.choice(_DOWN_SHARES)
+    down = float(max(10_000, round(principal * share / (1 - share) / 10_000) * 10_000))
+    return Case({**args, "principal": principal, "years": years}, {"price": principal + down, "down": down})
 
 
 class EqualInstallment(Telling):
@@ -607,7 +618,7 @@ class EqualInstallment(Telling):
         return _loan_vary(args, rng)
 
     def story(self, case: Case, names: Names, field: str) -> str:
-        return _loan_story(case.args, names, "等额本息")
+        return _loan_story(case, names, "等额本息")
 
     def ask(self, case: Case, names: Names, field: str) -> str:
         return (
@@ -651,7 +662,7 @@ class EqualPrincipal(Telling):
         return _loan_vary(args, rng)
 
     def story(self, case: Case, names: Names, field: str) -> str:
-        return _loan_story(case.args, names, "等额本金")
+        return _loan_story(case, names, "等额本金")
 
     def ask(self, case: Case, names: Names, field: str) -> str:
         return (
@@ -663,9 +674,9 @@ class EqualPrincipal(Telling):
         principal, months, rate = args["principal"], args["years"] * 12, args["annual_rate"]
         if field == "first_month":
             return (
-                f"每月应还本金={yuan(principal)}÷{months}={yuan(principal / months)}元，"
-                f"首月利息={yuan(principal)}×{percent(rate)}÷12={yuan(principal * rate / 12)}元，"
-                f"首月还款额={yuan(result['first_month'])}元"
+                f"首月还款额=贷款本金÷还款月数+贷款本金×月利率；每月应还本金={yuan(principal)}÷{months}"
+                f"={yuan(principal / months)}元，首月利息={yuan(principal)}×{percent(rate)}÷12"
+                f"={yuan(principal * rate / 12)}元，首月还款额={yuan(result['first_month'])}元"
             )
         return (
             f"利息总额=本金×月利率×(还款月数+1)÷2={yuan(principal)}×{percent(rate)}÷12×{months + 1}÷2"

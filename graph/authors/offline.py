@@ -3,7 +3,8 @@ no network — so a fresh clone produces questions an examiner can sign.
 
 The author only chooses: which fact of the slice (another one each time the chat meets the slice again, and
 another on a reroute) and which recipe turns it into the requested type and mode. The recipes write.
-Same seed, slice and visit, same question.
+A 灵活 request looks through the whole chapter for a fact that can be told as a case whose details decide
+the answer before it settles for an act in a sale (`FALLBACK`). Same seed, slice and visit, same question.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 from typing import Any
 
 from graph.authors.base import Authored, AuthorError, CalcChoice, Choice, Review, Task
-from graph.authors.recipes import CALCULATION, MIMIC, RECIPES, Recipe
+from graph.authors.recipes import CALCULATION, FALLBACK, MIMIC, RECIPES, Recipe
 from graph.authors.recipes.base import Brief, Written
 from graph.format import JUDGE_OPTIONS, LETTERS, short_explanation, with_blank
 from graph.schemas import Draft, Question, VerificationReport
@@ -39,27 +40,42 @@ class OfflineAuthor:
         start = (task.visit + task.attempt) % len(facts)
         return facts[start:] + facts[:start]
 
-    def _recipes_for(self, fact: Fact, task: Task, brief: Brief) -> list[Recipe]:
+    def _recipes_for(self, fact: Fact, task: Task, brief: Brief, tier: tuple[Recipe, ...]) -> list[Recipe]:
         if fact.kind == "example":
             return []  # calculations are the finance expert's, with its calculator run in the trace
-        fitting = [r for r in RECIPES if fact.kind in r.kinds and task.qtype in r.qtypes]
+        fitting = [r for r in tier if fact.kind in r.kinds and task.qtype in r.qtypes]
         brief.rng.shuffle(fitting)  # vary the question's shape between visits
         return fitting
 
+    def _slices(self, task: Task) -> list[str]:
+        """The slice, then its neighbours (same section, then chapter); a 灵活 request then the rest of the
+        chapter, since few slices hold a condition a case can meet or miss."""
+        slices = [task.slice.id, *(s.id for s in task.neighbours)]
+        if task.mode == "flexible":
+            slices += [f.slice_id for f in task.facts.of_chapter(task.slice.chapter)]
+        return list(dict.fromkeys(slices))
+
+    def _tiers(self, task: Task) -> list[tuple[Recipe, ...]]:
+        if task.mode != "flexible":
+            return [RECIPES]
+        return [tuple(r for r in RECIPES if r not in FALLBACK), FALLBACK]
+
     def _write(self, task: Task, brief: Brief) -> Written:
         """The slice's own facts first; a slice too thin for the requested type lends the question to its
-        neighbours (same section, then chapter), and the question is then filed under the neighbour. Facts
-        the chat was asked lately come last, so nothing is asked again while anything else can be."""
-        slices = [task.slice.id, *(s.id for s in task.neighbours)]
+        neighbours, and the question is then filed under the neighbour. Facts the chat was asked lately come
+        last, so nothing is asked again while anything else can be; within each, a 灵活 request tries every
+        slice for a real case before any for a fallback."""
+        slices = self._slices(task)
         for fresh in (True, False):
-            for slice_id in slices:
-                for fact in self._facts_in_turn(task, slice_id):
-                    if (fact.id in task.avoid) == fresh:
-                        continue
-                    for recipe in self._recipes_for(fact, task, brief):
-                        written = recipe.write(fact, brief)
-                        if written is not None:
-                            return written
+            for tier in self._tiers(task):
+                for slice_id in slices:
+                    for fact in self._facts_in_turn(task, slice_id):
+                        if (fact.id in task.avoid) == fresh:
+                            continue
+                        for recipe in self._recipes_for(fact, task, brief, tier):
+                            written = recipe.write(fact, brief)
+                            if written is not None:
+                                return written
         raise AuthorError(f"知识点“{task.slice.title}”中没有能写成{_NAMES[task.qtype]}题的知识")
 
     async def draft(self, task: Task) -> Authored:

@@ -367,3 +367,39 @@ class Conduct:
 
 
 RECIPE = Conduct()
+
+
+class ActJudge:
+    """A rule of conduct with no condition to tell as a case, as a judge: what the broker or a party did at
+    the stage the rule names, and whether that complies. A brokerage's own act names no one and is left
+    out; the rest is filtered as `acts_of` filters the options of `Conduct`, so no open-ended or qualified
+    rule is judged without what it needs. The author asks it only when no fact of the chapter can be told
+    as a case whose details decide the answer."""
+
+    name = "act_judge"
+    kinds: tuple[FactKind, ...] = ("modal",)
+    qtypes: tuple[QuestionType, ...] = ("judge",)
+
+    def write(self, fact: Fact, brief: Brief) -> Written | None:
+        if brief.task.mode != "flexible" or brief.task.qtype != "judge":
+            return None
+        acts = [a for a in acts_of(fact) if a.side != "firm"]  # a firm's act tells no one's case
+        if not acts:
+            return None
+        rng = brief.rng
+        act = rng.choice(acts)
+        name = scenes.plain_name(rng)
+        other = scenes.plain_name(rng, {name})
+        named = {"broker": f"经纪人员{name}", "both": f"买方{name}与卖方{other}"}
+        who = named.get(act.side, f"{act.role}{name}")
+        told = act.told(who)
+        said_complies = rng.random() < 0.5
+        truth = said_complies == act.complies
+        stem = f"{told}，这一做法{'符合' if said_complies else '违反'}规定。（　）"
+        judged = "符合" if act.complies else "违反了"
+        verdict = "正确" if truth else "错误"
+        analysis = f"按照规定，{act.rule}。{told}，{judged}这一规定，题干的说法{verdict}。"
+        return O.judge([fact.id], stem, truth, analysis, [fact.source], difficulty=0.4)
+
+
+RECIPE_JUDGE = ActJudge()

@@ -1,7 +1,7 @@
 """Modal rule → judge. 严谨: the textbook's rule as one sentence, true or with its modal turned into the
 opposite (应当 → 无需, 不得 → 可以). 灵活: the rule's condition told as a case — its parties named, a bounded
-figure made concrete — and a statement about what the named party must, may or must not do; a rule without
-a condition becomes a named party's act and whether it complies.
+figure made concrete — and a statement about what the named party must, may or must not do. A rule without
+a condition has no case to tell and is declined here (`conduct.ActJudge` may still tell it as an act).
 
 Only the sentence's own words are used, so the recipe is subject-neutral: a rule whose condition names no
 party and no figure cannot be told as a case, and the recipe declines rather than paste a name before it.
@@ -52,6 +52,11 @@ _CONDITION_ENDS = ("时", "后", "前", "起", "中")
 _CONNECTIVE = re.compile(r"^(?:因此|所以|因而|但是|但|而且|而|同时|此外|另外)[，,]?")
 # "应当由委托人协助的事宜和提供的资料": with nothing before it, a consequence ending in a noun is an item.
 _NOUN_PHRASE = re.compile(r"的[\u4e00-\u9fff]{1,6}$")
+# A lead-in before a colon that limits the rule to a period or a place ("在2024年12月1日前，四市另有规定："):
+# the rule read without it would claim what holds only there.
+_SCOPED = re.compile(r"\d{4}年|另有|[前后]，|以前|以后|期间")
+# A case's consequence must say what is done: "可以免征" of what is left for the reader to guess.
+_CASE_CONSEQUENCE_MIN = 4
 
 
 @dataclass(frozen=True)
@@ -101,6 +106,8 @@ def rule_of(fact: Fact) -> Rule | None:
         return None
     written, modal = found
     start = max(before.rfind(mark) for mark in "。；！？：") + 1
+    if before[start - 1 : start] == "：" and _SCOPED.search(re.split(r"[。！？]", before[: start - 1])[-1]):
+        return None
     head = _AUTHORITY.sub("", before[start : len(before) - len(written)].strip())
     head = _CONNECTIVE.sub("", head)
     head = head[:-1] if head and head[-1] in _ADVERBS else head
@@ -165,13 +172,10 @@ def _concrete_condition(condition: str, brief: Brief) -> tuple[str, bool]:
 
 
 def flexible_judge(rule: Rule, truth: bool, brief: Brief) -> Told | None:
-    """The condition as a case about named parties, then what the rule makes of it; a rule that is nothing
-    but who must do what as a named person's act and whether it complies. Declines when nothing can be
-    made concrete: a case needs a person named in its condition, and a second party or a figure."""
-    if not rule.lead:
-        return _conduct(rule, truth, brief)
-    if not rule.condition:
-        return None
+    """The condition as a case about named parties, then what the rule makes of it. Declines when nothing
+    can be made concrete: a case needs a person named in its condition, and a second party or a figure."""
+    if not rule.condition or len(rule.consequence) < _CASE_CONSEQUENCE_MIN or _has_modal(rule.condition):
+        return None  # a condition holding a rule of its own would state that rule of the named people
     condition, figured = _concrete_condition(rule.condition, brief)
     roles = scenes.roles_in(f"{condition}，{rule.subject}{rule.consequence}")
     in_case = [role for role in scenes.roles_in(condition) if role not in scenes.ORGANISATIONS]
@@ -191,25 +195,6 @@ def flexible_judge(rule: Rule, truth: bool, brief: Brief) -> Told | None:
     if truth:
         return Told(stem, True, f"{stated}题干的说法正确。")
     return Told(stem, False, f"{stated}{subject}{rule.written}{consequence}，题干的说法错误。")
-
-
-def _conduct(rule: Rule, truth: bool, brief: Brief) -> Told | None:
-    """ "经纪人员周某以个人名义收取费用，这一做法符合规定" for a rule that forbids it."""
-    roles = scenes.roles_in(rule.subject)
-    if len(roles) != 1 or roles[0] in scenes.ORGANISATIONS or O.key(rule.subject) != O.key(roles[0]):
-        return None
-    done = rule.modal in ("不得", "可以")
-    if not done and rule.consequence.startswith(_NEGATIONS):
-        return None
-    party = scenes.cast(roles, brief.rng)[roles[0]]
-    act = rule.consequence if done else f"没有{rule.consequence}"
-    complies = rule.modal in ("可以", "无需")
-    verdict = "符合规定" if complies == truth else "违反规定"
-    stem = f"{party.intro}{act}，这一做法{verdict}。（　）"
-    judged = "符合" if complies else "违反了"
-    verdict_said = "正确" if truth else "错误"
-    analysis = f"按照规定，{rule.sentence()}。{party.name}{act}，{judged}这一规定，题干的说法{verdict_said}。"
-    return Told(stem, truth, analysis)
 
 
 def modal_judge(fact: Fact, brief: Brief, *, truth: bool, flexible: bool) -> Written | None:

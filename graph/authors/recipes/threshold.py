@@ -37,11 +37,14 @@ _COUNTED = ("个工作日", "工作日", "个月", "年", "月", "日", "天", "
 # Comparators the stem keeps before the blank; the others ride on the options (满2年, 140平方米以下).
 _IN_STEM = ("不低于", "不超过", "不满", "超过", "低于", "高于")
 _CASE_SPREAD = 3  # a case figure lies one to three margins from the bound
+_CASE_WORDS = 4  # a condition told as a case says at least this much besides its party and its figure
 _FIGURE = re.compile(r"\d+(?:\.\d+)?|[一二两三四五六七八九十百]+")
 _CONDITION_MAX = 30
 # A condition that is a time ("…时", "自2024年12月1日起") reads "X，Y为", not "X的，Y为".
 _TIME_CLAUSE = re.compile(r"(?:[时后前中]|^自.+起)$")
 _YEAR = re.compile(r"\d{4}年")
+# A rule that held only until a date ("在2024年12月1日前，…"): a case dated today would not be under it.
+_UNTIL = re.compile(r"\d{4}年[\d月日]*(?:以)?前")
 _T = TypeVar("_T")
 _BOUND_NOTE = re.compile(r"^[（(]含[^）)]*[）)]")
 # Who a rule speaks of, in the words rules use: a case puts a named person in their place.
@@ -185,11 +188,12 @@ def concrete(text: str, bound: Bound, value: float) -> str:
 
 
 def personal(text: str, person: str) -> str:
-    """A rule's clause told of a person: its first party word (个人, 购房人, 卖方…) becomes the person, and a
-    clause about a family's home becomes that person's family's. Unchanged when it names no one."""
+    """A rule's clause told of a person: its first party word names them (卖方周某, 购房人周某; 个人 gives way
+    to the name), and a clause about a family's home becomes that person's family's. Unchanged when it names
+    no one."""
     if text.startswith("家庭"):
         return f"{person}{text}"
-    return _PARTY.sub(lambda m: f"{m[1]}{person}", text, count=1)
+    return _PARTY.sub(lambda m: f"{m[1]}{'' if m[2] == '个人' else m[2]}{person}", text, count=1)
 
 
 @dataclass(frozen=True)
@@ -308,10 +312,13 @@ def _tangled(fact: Fact) -> bool:
 
 
 def _named(text: str, bound: Bound) -> bool:
-    """Whether the bounded figure says what it measures ("面积为140平方米", "持有满2年"): a bare "90平方米及
-    以下" or "满5年但…" told with a concrete figure would leave the reader guessing."""
+    """Whether the bounded figure says what it measures ("面积为140平方米", "持有满2年"), and the condition
+    says more than a verb: a bare "90平方米及以下", "满5年但…" or "卖方持有不满2年" (holding what?) told
+    with a concrete figure would leave the reader guessing."""
     before = re.split(r"[，,；;]", text[: bound.start])[-1]
-    return re.search(r"[\u4e00-\u9fff]{2}$", before) is not None
+    said = _PARTY.sub(r"\1", f"{text[: bound.start]}{text[bound.end :]}")
+    enough = len(re.findall(r"[\u4e00-\u9fff]", said)) >= _CASE_WORDS
+    return enough and re.search(r"[\u4e00-\u9fff]{2}$", before) is not None
 
 
 def _peers(fact: Fact, brief: Brief) -> list[Fact]:
@@ -523,7 +530,7 @@ class Threshold:
         it. None when no figure works or another rule of the same subject would apply as well."""
         condition = _clause(fact.condition)
         found = bounds(condition)
-        if not found or not _named(condition, found[0]):
+        if not found or not _named(condition, found[0]) or _UNTIL.search(condition):
             return None
         bound = found[0]
         value = case_value(bound, meets, brief.rng)
@@ -566,9 +573,14 @@ class Threshold:
 
     def _consequence_case(self, fact: Fact, brief: Brief) -> Written | None:
         """A person whose figure meets or misses the condition, and the consequence claimed for them: it
-        holds only when the condition is met ("王某将购买1年的住房对外销售，免征增值税" is false)."""
+        holds only when the condition is met ("王某将购买1年的住房对外销售，免征增值税" is false). A rule that
+        does not split into case and consequence, or holds only before or after a date, is declined: its
+        case would carry its own verdict ("持有3年、免征增值税，计税依据…") or be dated where it does not
+        hold."""
         rng = brief.rng
         condition = _clause(fact.condition)
+        if _tangled(fact) or _UNTIL.search(condition):
+            return None
         bound = next(b for b in bounds(condition) if fact.value in (b.low, b.high) and b.unit == fact.unit)
         if not _named(condition, bound):
             return None
