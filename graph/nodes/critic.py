@@ -17,6 +17,7 @@ from langgraph.runtime import Runtime
 
 from graph.authors.base import AuthorError
 from graph.checks import run_checks
+from graph.complaints import complained_part
 from graph.context import GenerationContext
 from graph.format import (
     ANALYSIS,
@@ -71,6 +72,14 @@ def _with_basis(question: Question, grounding: Grounding) -> Question:
     )
 
 
+def _untouched(pending: dict[str, Any], question: Question) -> bool:
+    """Whether the part of the question a human complained about is still as it was (checkpoints written
+    before complaints named their part compare the whole question)."""
+    if "part" in pending:
+        return pending["part"] == complained_part(question, pending["reason"])
+    return pending["fingerprint"] == question.fingerprint()
+
+
 async def critic(state: GenerationState, runtime: Runtime[GenerationContext]) -> dict[str, Any]:
     ctx = runtime.context
     request = request_of(state)
@@ -88,7 +97,7 @@ async def critic(state: GenerationState, runtime: Runtime[GenerationContext]) ->
         )
     question = Question.model_validate(state["draft"])
     pending = state.get("pending_human")
-    unchanged_since_complaint = bool(pending) and pending["fingerprint"] == question.fingerprint()
+    unchanged_since_complaint = bool(pending) and _untouched(pending, question)
     issues = run_checks(
         question,
         request.qtype,
