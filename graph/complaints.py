@@ -60,9 +60,11 @@ def complained_part(question: Question, reason: str) -> str:
     the facts (stem and correct options) for 答案错误, the explanation for 解析有误, what a learner reads
     otherwise. Reordering options changes none of them."""
     correct = sorted(question.options[i] for i in question.correct_indexes if i < len(question.options))
+    # a judge question's options are its statement: 正确/错误 themselves never change
+    judged = question.qtype == "judge"
     parts = {
         "stem_unclear": [question.stem],
-        "options_wrong": sorted(question.options),
+        "options_wrong": [question.stem] if judged else sorted(question.options),
         "answer_wrong": [question.stem, *correct],
         "explanation_wrong": [question.explanation],
     }

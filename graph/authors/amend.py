@@ -23,13 +23,13 @@ from graph.authors.recipes import CALCULATION, RECIPES
 from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.calculation import Wrong, case_question, quoted_rates, wrong_answers
 from graph.complaints import Complaint
-from graph.format import BASIS, LETTERS, compose_explanation, explanation_parts, same_number
+from graph.format import ANALYSIS, BASIS, LETTERS, compose_explanation, explanation_parts, same_number
 from graph.schemas import Draft, Question
 from retrieval.facts import Fact
 
 _SEEDS = 12
 _VARIANTS = 200
-_UNITS = {"money": "元", "area": "平方米", "years": "年"}
+_REQUESTABLE = ("money", "area", "years")  # kinds of figure a comment may ask a calculation to take
 _LETTER_NAMED = re.compile(r"([A-L])\s*(?:项|选项|、|和|与|,|，)|选项\s*([A-L])")
 
 
@@ -42,7 +42,7 @@ class Amendment:
 def amend(task: Task, question: Question, complaint: Complaint) -> Amendment | None:
     """The revised question, or None when only a new question (a reroute) can answer the complaint."""
     fact = next((task.facts.by_id[i] for i in question.fact_ids if i in task.facts.by_id), None)
-    requests = [q for q in find_quantities(complaint.comment) if q.kind in _UNITS]
+    requests = [q for q in find_quantities(complaint.comment) if q.kind in _REQUESTABLE]
     notes: list[str] = []
     calculated = fact is not None and fact.kind == "example" and question.calculation is not None
     if calculated:
@@ -51,7 +51,10 @@ def amend(task: Task, question: Question, complaint: Complaint) -> Amendment | N
             return amended
     elif requests:
         asked = "、".join(_said(complaint.comment, q) for q in requests)
-        notes.append(f"意见中的“{asked}”未能照办：这道题不是计算题，题中没有可换成该数值的条件")
+        why = "这道题不是计算题，题中没有可换成该数值的条件"
+        if question.calculation is not None:
+            why = "找不到这道计算题所依据的教材例题，无法按新数值重述"
+        notes.append(f"意见中的“{asked}”未能照办：{why}")
     rewritten = _rewritten(task, question, fact, complaint, notes)
     if rewritten is not None:
         return Amendment(rewritten, notes)
@@ -83,16 +86,19 @@ def _round_like(value: float, near: float) -> float:
     return float(max(step, round(value / step) * step))
 
 
-def _argument_for(calculator: str, args: dict, quantity: Quantity, comment: str) -> str | None:
-    """The argument a requested number replaces: of the question's arguments of that kind, the one whose
-    name the comment uses, or the only one."""
+def _argument_for(calculator: str, args: dict, quantity: Quantity, comment: str) -> tuple[str | None, str]:
+    """The argument a requested number replaces — of the question's arguments of that kind, the only one or
+    the one whose name the comment uses — or why none can be chosen."""
     fitting = [name for name in args if argument_kind(calculator, name) == quantity.kind]
     named = [name for name in fitting if _mentions(comment, argument_label(calculator, name))]
     if len(fitting) == 1:
-        return fitting[0]
+        return fitting[0], ""
     if len(named) == 1:
-        return named[0]
-    return next((name for name in fitting if name == "price"), None) if not named else None
+        return named[0], ""
+    if not fitting:
+        return None, "这道题的计算里没有能换成该数值的条件"
+    labels = "、".join(argument_label(calculator, name) for name in fitting)
+    return None, f"这道题的计算里有{labels}，请在意见中写明要改哪一项"
 
 
 def _mentions(comment: str, label: str) -> bool:
@@ -108,9 +114,9 @@ def _requested_args(
     applied: dict = {}
     for quantity in requests:
         said = _said(complaint.comment, quantity)
-        name = _argument_for(calculation.calculator, args, quantity, complaint.comment)
+        name, why = _argument_for(calculation.calculator, args, quantity, complaint.comment)
         if name is None:
-            notes.append(f"意见中的“{said}”未能照办：这道题的计算里没有能换成该数值的条件")
+            notes.append(f"意见中的“{said}”未能照办：{why}")
             continue
         value = _target(quantity)
         applied[name] = int(value) if isinstance(args[name], int) and value.is_integer() else value
@@ -188,8 +194,8 @@ def _rechecked(question: Question) -> str:
 
 
 def _told_plainly(task: Task, question: Question, fact: Fact, notes: list[str]) -> Written | None:
-    """The same figures told in the plainest words (严谨 names, the price as the tax base): the shortest
-    such telling, when it is shorter than the stem complained about."""
+    """The same figures told in the plainest words (严谨 names, no figure only the story needed): the
+    shortest such telling, when it is shorter than the stem complained about."""
     calculation = question.calculation
     case = Case(dict(calculation.args))
     needed = 3 if question.qtype == "single" else 1
@@ -356,7 +362,11 @@ def _explained(question: Question, fact: Fact | None, notes: list[str]) -> Writt
     basis = f"《{question.slice_path}》“{fact.source}”" if fact and fact.source else ""
     parts = explanation_parts(question.explanation)
     letters = question.answer_text
-    if question.evidence:
+    if question.calculation is not None:
+        # the working and each distractor's mistake are the calculator's own: kept, with what was checked
+        analysis = "\n".join([*question.evidence, parts.get(ANALYSIS, question.explanation)])
+        notes.append("解析中的计算过程已由计算器复核，已补充教材依据和复核记录")
+    elif question.evidence:
         analysis = "；".join(question.evidence)
     else:
         analysis = "；".join(
