@@ -138,11 +138,28 @@ async def preview_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     found = services(context)
     revision = await found.store.revisions.get(int(revision_id))
     delivery = await found.store.deliveries.get(int(delivery_id))
-    publishing: set[int] = context.application.bot_data.setdefault(PUBLISHING, set())
-    stale = revision is None or delivery is None or revision.finished_at is not None
-    if stale or revision.id in publishing:
+    # Updates run concurrently: a second tap while the first is publishing must not publish twice.
+    busy: set[int] = context.application.bot_data.setdefault(PUBLISHING, set())
+    if revision is None or delivery is None or revision.finished_at is not None or revision.id in busy:
         await query.answer(text(locale, "stale_button"))
         return
+    busy.add(revision.id)
+    try:
+        await _decide(update, context, locale, revision, delivery, action)
+    finally:
+        busy.discard(revision.id)
+
+
+async def _decide(
+    update: Update,
+    context: ContextTypes.DEFAULT_TYPE,
+    locale: str,
+    revision: Revision,
+    delivery: Delivery,
+    action: str,
+) -> None:
+    query = update.callback_query
+    found = services(context)
     presser = query.from_user.id
     if presser != revision.instructor_id and not await is_instructor(context, presser, delivery.chat_id):
         await query.answer(text(locale, "not_instructor"), show_alert=True)
@@ -156,11 +173,7 @@ async def preview_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     if pending is None:
         await query.edit_message_reply_markup(None)
         return
-    publishing.add(revision.id)
-    try:
-        label = await publish(context.application, revision, delivery, *pending, presser, locale)
-    finally:
-        publishing.discard(revision.id)
+    label = await publish(context.application, revision, delivery, *pending, presser, locale)
     await query.edit_message_text(f"{query.message.text}\n\n{text(locale, 'preview_published', label=label)}")
 
 
