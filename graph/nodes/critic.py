@@ -1,7 +1,7 @@
 """Critic: deterministic checks on every draft, then grounding — is the keyed answer true according to the
 textbook — and the stem-side recomputation of a calculation, then, only if nothing major was found and a
-model is configured, one blind solve and review. A human's complaint stays a failing issue until the
-question has actually changed.
+model is configured, one blind solve and review. A human's complaint stays a failing issue in every draft
+of the revision whose complained-about part is still as it was (a later reroute may write it again).
 
 The model's blind solve can add issues but never verifies a key: a key the textbook does not support is a
 major issue whatever the model answers. The grounding's evidence goes on the question, and a draft whose
@@ -114,8 +114,6 @@ async def critic(state: GenerationState, runtime: Runtime[GenerationContext]) ->
     update["draft"] = question.model_dump()
     if unchanged_since_complaint:
         issues += [Issue.model_validate(i) for i in pending["issues"]]
-    elif pending:
-        update["pending_human"] = None
     suggestions: list[str] = []
     if not any(i.severity == "major" for i in issues):
         try:
