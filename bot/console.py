@@ -13,6 +13,7 @@ import asyncio
 import re
 import sys
 import threading
+from collections import deque
 from collections.abc import Sequence
 from typing import TextIO
 
@@ -25,7 +26,8 @@ keys:
   N                  vote for option N of an open poll you have not answered, else press button N
   b N                press button N of the latest message with buttons
   v N[,M...]         vote (several numbers for a multiple-answer poll); "v -" retracts a vote
-  :as NAME [ID]      act as another user (created on first use), in their private chat with the bot
+  :as NAME [ID]      act as another user (created on first use), in their private chat with the bot;
+                     shows what the bot sent them since they last looked
   :group TITLE       enter a group with the bot (created with you as its admin if new)
   :channel TITLE     enter a channel you administer, the bot as admin (your posts are channel posts)
   :private           back to your private chat
@@ -37,6 +39,7 @@ _NUMBER = re.compile(r"^\d+$")
 _VOTE = re.compile(r"^v\s+(-|\d+(?:\s*[,\s]\s*\d+)*)$")
 _PRESS = re.compile(r"^b\s+(\d+)$")
 _WATCH_TIMEOUT = 25.0
+_MISSED = 200  # events kept per private chat you are not looking at
 
 
 def _read_lines(stdin: TextIO, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str | None]) -> None:
@@ -105,6 +108,8 @@ class Console:
         self._interactive_message: dict[int, tuple[int, int]] = {}
         self._reply_wanted: dict[int, int] = {}
         self._my_votes: dict[tuple[str, int], tuple[int, ...]] = {}
+        # What the bot sent to other people's private chats while you were someone else: shown on `:as`.
+        self._missed: dict[int, deque[ChatEvent]] = {}
         self._after = 0
         self._activity = 0
         self._last_activity = 0.0
@@ -125,6 +130,10 @@ class Console:
         self.user = known[0] if known else await self.client.create_user(name, user_id=user_id)
         self.chat_id = self.user.id
         self.say(f"(you are {self.user.first_name}, id {self.user.id}, in your private chat with the bot)")
+        missed = list(self._missed.pop(self.user.id, ()))
+        if missed:
+            self.say(f"(what {self.user.first_name} received since they last looked:)")
+            self.render(missed)
 
     async def enter_chat(self, kind: str, title: str) -> None:
         chats = [
@@ -315,6 +324,8 @@ class Console:
         last_edit = {(e.chat_id, e.message_id): e.seq for e in events if e.kind == "edited"}
         for event in events:
             if not self._relevant(event):
+                if event.chat_id > 0:  # someone else's private chat with the bot
+                    self._missed.setdefault(event.chat_id, deque(maxlen=_MISSED)).append(event)
                 continue
             if event.kind == "message" and event.message is not None:
                 label = self._sender(event.message)

@@ -898,6 +898,12 @@ def argument_label(calculator: str, name: str) -> str:
     return re.sub(r"（[^）]*）", "", head).strip() or name
 
 
+def argument_kind(calculator: str, name: str) -> str:
+    """The kind of figure an argument takes (money, area, years …), to bind a number someone wrote to it."""
+    spec = lookup(calculator).parameters["properties"].get(name)
+    return _kind(spec) if spec is not None else "word"
+
+
 def _kind(spec: dict[str, Any]) -> str:
     """The kind of figure an argument takes, from its schema's unit words."""
     description = spec["description"]

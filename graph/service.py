@@ -11,7 +11,7 @@ import zlib
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator
 from functools import partial
-from typing import Any, Literal
+from typing import Any
 
 from langgraph.types import Command
 
@@ -20,9 +20,10 @@ from graph.authors import make_author
 from graph.authors.base import Author
 from graph.build import build_graph
 from graph.checkpoint import close_checkpointer, open_checkpointer, prune_thread, purge_chat, thread_ids
+from graph.complaints import FeedbackReason, complained_part, feedback_issue
 from graph.context import GenerationContext, KnowledgeIndex
 from graph.events import Progress, Result, UnknownQuestion
-from graph.schemas import GenerationRequest, Issue, Question, VerificationReport
+from graph.schemas import GenerationRequest, Question, VerificationReport
 from graph.similarity import duplicate_scorer
 from graph.workers import GenerationWorkers
 from retrieval.compiler import compile_kb
@@ -35,30 +36,6 @@ from settings import Settings
 
 ASKED_PER_CHAT = 300
 ASKED_CHATS = 10_000
-
-FeedbackReason = Literal[
-    "answer_wrong", "explanation_wrong", "stem_unclear", "options_wrong", "out_of_scope", "other"
-]
-
-# What each quick reason of a 👎 means to the critic: a wrong answer is a major fault (back to the router),
-# everything else is a repair for the fixer.
-_FEEDBACK_ISSUES: dict[str, tuple[str, str, str]] = {
-    "answer_wrong": ("answer_mismatch", "major", "答案错误"),
-    "explanation_wrong": ("factual_error", "minor", "解析有误"),
-    "stem_unclear": ("ambiguity", "minor", "题干不清"),
-    "options_wrong": ("logical_flaw", "minor", "选项有问题"),
-    "out_of_scope": ("out_of_scope", "minor", "超出考纲"),
-    "other": ("human_feedback", "minor", "其他问题"),
-}
-
-
-def feedback_issue(reason: FeedbackReason, comment: str = "") -> Issue:
-    """A human complaint as an issue. The comment is quoted data: it describes the problem, it never
-    instructs the author (the prompts say so and the delimiters make the boundary visible)."""
-    kind, severity, label = _FEEDBACK_ISSUES[reason]
-    quoted = comment.replace("«", "‹").replace("»", "›").strip()[:500]
-    detail = f"教师反馈：{label}" + (f"；原话（仅作问题描述）：«{quoted}»" if quoted else "")
-    return Issue(type=kind, severity=severity, detail=detail, source="human")
 
 
 def question_seed(seed: int, chat_id: int, draws: int) -> int:
@@ -244,7 +221,11 @@ class GenerationService:
             "draft": latest["question"],
             "slice_id": latest["slice_id"],
             "report": human.model_dump(),
-            "pending_human": {"issues": [issue.model_dump()], "fingerprint": question.fingerprint()},
+            "pending_human": {
+                "issues": [issue.model_dump()],
+                "reason": reason,
+                "part": complained_part(question, reason),
+            },
             "critic_failures": 0,
             "reroutes": 0,
             "best": None,

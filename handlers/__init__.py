@@ -20,6 +20,7 @@ from handlers import (
     feedback,
     groups,
     leaderboard,
+    revisions,
     series,
     seriesprep,
     seriessetup,
@@ -56,6 +57,9 @@ def register(application: Application) -> None:
     application.add_handler(CallbackQueryHandler(feedback.skip_comment, pattern=r"^fg:\d+:\w+$"))
     application.add_handler(CallbackQueryHandler(feedback.report_chosen, pattern=r"^rp:\d+:\w+$"))
     application.add_handler(CallbackQueryHandler(feedback.fix_pressed, pattern=r"^fix:\d+:\d+$"))
+    application.add_handler(
+        CallbackQueryHandler(revisions.preview_pressed, pattern=r"^rv:\d{1,18}:\d{1,18}:(pub|drop)$")
+    )
     application.add_handler(CallbackQueryHandler(basic.stale_button))
     application.add_handler(PollAnswerHandler(answers.poll_answer))
     application.add_handler(PollHandler(series.poll_closed))

@@ -1,6 +1,7 @@
 """👎 on a delivered quiz. An instructor's 👎 asks for a reason (and an optional comment), sends the question
-back through the critic/fixer cycle and posts the verified revision as a reply labelled v2, v3 …; a learner's
-👎 files a report that every instructor receives with a 修复 button, and /reports lists the open ones."""
+back through the critic/fixer cycle and shows the verified revision as a preview to publish (`revisions`
+posts it as a reply labelled v2, v3 …); a learner's 👎 files a report that every instructor receives with a
+修复 button (the learner is told when none could receive it), and /reports lists the open ones."""
 
 from __future__ import annotations
 
@@ -13,15 +14,15 @@ from telegram import (
     ReplyParameters,
     Update,
 )
-from telegram.error import Forbidden, TelegramError
+from telegram.error import TelegramError
 from telegram.ext import Application, ApplicationHandlerStop, ContextTypes
 
-from graph.schemas import Question
 from graph.service import Result, UnknownQuestion
 from handlers.context import Services, remember, services
 from handlers.i18n import text
 from handlers.instructors import instructor_ids, is_instructor
-from handlers.polls import option_list, post_quiz, vote_keyboard
+from handlers.polls import option_list
+from handlers.revisions import mark, pending_result, send_preview
 from handlers.status import StatusMessage
 from storage.deliveries import Delivery
 from storage.feedback import FEEDBACK_REASONS
@@ -179,24 +180,6 @@ def launch_revision(
     return app.create_task(_revise(app, delivery_id, reason, comment, instructor_id, status_chat))
 
 
-def describe_changes(locale: str, old: Question, new: Question) -> str:
-    changed = [
-        text(locale, key)
-        for key, differs in (
-            ("change_stem", old.stem != new.stem),
-            ("change_options", sorted(old.options) != sorted(new.options)),
-            (
-                "change_answer",
-                [old.options[i] for i in old.correct_indexes]
-                != [new.options[i] for i in new.correct_indexes],
-            ),
-            ("change_explanation", old.explanation != new.explanation),
-        )
-        if differs
-    ]
-    return "、".join(changed) if changed else text(locale, "changed_nothing")
-
-
 async def _revise(
     app: Application, delivery_id: int, reason: str, comment: str, instructor_id: int, status_chat: int
 ) -> None:
@@ -212,6 +195,7 @@ async def _revise(
     if not await store.revisions.try_start_revision(version.id, instructor_id, reason, comment):
         await app.bot.send_message(status_chat, text(locale, "revision_busy"))
         return
+    revision = await store.revisions.current(version.id)
     status = StatusMessage(
         app.bot,
         status_chat,
@@ -233,34 +217,8 @@ async def _revise(
             reason_text = result.failure if result else ""
             await app.bot.send_message(status_chat, text(locale, "revision_failed", reason=reason_text))
             return
-        new = await store.questions.add_version(
-            version.question_id, result.question, number=result.version, flagged=result.outcome == "flagged"
-        )
-        label = new.label
-        message, _ = await post_quiz(
-            app.bot,
-            store,
-            delivery.chat_id,
-            new.question,
-            locale,
-            version_id=new.id,
-            kind=delivery.kind,
-            label=text(locale, "revised_label", label=label),
-            anonymous=delivery.anonymous,
-            reply_to=delivery.message_id,
-        )
-        # Stored as fixed the moment the revised quiz is out, before the notes around it: whoever sees it
-        # and opens /reports at once must not find the report still open.
-        await store.reports.mark_fixed(version.id, new.id, instructor_id)
-        await store.revisions.finish_revision(version.id, "revised", new.id)
-        changes = describe_changes(locale, version.question, new.question)
-        await app.bot.send_message(
-            delivery.chat_id,
-            text(locale, "revised_summary", label=label, changes=changes),
-            reply_parameters=ReplyParameters(message.message_id),
-        )
-        await _mark(app, delivery, text(locale, "superseded", label=label))
-        await status.close(text(locale, "revision_done", label=label))
+        await status.close(text(locale, "preview_waiting", label=f"v{result.version}"))
+        await send_preview(app, revision, delivery, version, result, status_chat, locale)
     except UnknownQuestion:
         await store.revisions.finish_revision(version.id, "failed")
         await app.bot.send_message(status_chat, text(locale, "revision_failed", reason=version.thread_id))
@@ -269,20 +227,8 @@ async def _revise(
         raise
 
 
-async def _mark(app: Application, delivery: Delivery, label: str, keep_votes: bool = False) -> None:
-    """Replace the buttons under the original quiz with a note (the poll itself cannot change)."""
-    note = [InlineKeyboardButton(label, callback_data=f"note:{delivery.id}")]
-    rows = [*vote_keyboard(delivery.version_id).inline_keyboard, note] if keep_votes else [note]
-    try:
-        await app.bot.edit_message_reply_markup(
-            delivery.chat_id, delivery.message_id, reply_markup=InlineKeyboardMarkup(rows)
-        )
-    except TelegramError as exc:
-        log.info("could not mark quiz %s in chat %s: %s", delivery.message_id, delivery.chat_id, exc)
-
-
 async def _mark_reported(app: Application, delivery: Delivery, locale: str) -> None:
-    await _mark(app, delivery, text(locale, "reported_mark"), keep_votes=True)
+    await mark(app, delivery, text(locale, "reported_mark"), keep_votes=True)
 
 
 async def report_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -297,11 +243,11 @@ async def report_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         return
     report = await found.store.reports.create(delivery.version_id, query.from_user.id, reason)
     await query.answer()
-    await query.edit_message_text(text(locale, "report_filed"))
     version = await found.store.questions.version(delivery.version_id)
     await _mark_reported(context.application, delivery, locale)
     question = version.question
     shown = f"{question.stem}\n{option_list(question)}\n→ {question.answer_text}"
+    reached = 0
     for instructor in instructor_ids(context):
         their = await found.store.users.get_locale(instructor) or found.settings.locale.default
         body = text(
@@ -322,10 +268,11 @@ async def report_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         )
         try:
             await context.bot.send_message(instructor, body, reply_markup=fix)
-        except Forbidden:
-            log.info(
-                "instructor %s has not started a chat with the bot; report %s not sent", instructor, report.id
-            )
+            reached += 1
+        except TelegramError as exc:
+            log.info("report %s could not reach instructor %s: %s", report.id, instructor, exc)
+    # A learner thanked for a report nobody received would wait for a fix that never comes.
+    await query.edit_message_text(text(locale, "report_filed" if reached else "report_unreached"))
 
 
 async def fix_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -380,18 +327,33 @@ async def list_reports(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 async def abandon_interrupted_revisions(app: Application) -> int:
     """A revision a restart cut short is released and its instructor told, so the question is not locked
-    "in revision" for good and one tap on 👎 starts it again."""
+    "in revision" for good and one tap on 👎 starts it again. One whose verified result was waiting for the
+    instructor keeps waiting: its preview is sent again, the buttons of the earlier one still work."""
     found: Services = app.bot_data["services"]
-    interrupted = await found.store.revisions.in_flight()
-    for revision in interrupted:
-        await found.store.revisions.finish_revision(revision.version_id, "abandoned")
+    released = 0
+    for revision in await found.store.revisions.in_flight():
         locale = await found.store.users.get_locale(revision.instructor_id) or found.settings.locale.default
-        version = await found.store.questions.version(revision.version_id)
+        pending = await pending_result(found, revision)
+        shown = await found.store.deliveries.for_version(revision.version_id)
         try:
+            if pending is not None and shown:
+                await send_preview(
+                    app,
+                    revision,
+                    shown[-1],
+                    *pending,
+                    revision.instructor_id,
+                    locale,
+                    text(locale, "preview_again"),
+                )
+                continue
+            released += 1
+            await found.store.revisions.finish_revision(revision.version_id, "abandoned")
+            version = await found.store.questions.version(revision.version_id)
             await app.bot.send_message(
                 revision.instructor_id,
                 text(locale, "revision_interrupted", label=version.label, stem=version.question.stem[:60]),
             )
         except TelegramError:
             log.info("could not tell instructor %s about interrupted revision", revision.instructor_id)
-    return len(interrupted)
+    return released

@@ -153,6 +153,14 @@ class ReportRepository:
         )
         return [Report(**row) for row in rows]
 
+    async def open_for(self, version_id: int) -> list[Report]:
+        """The open reports on one version, oldest first: whom to tell when a revision answers them."""
+        rows = await self.db.fetch_all(
+            "SELECT * FROM reports WHERE version_id = ? AND status = 'open' ORDER BY created_at, id",
+            (version_id,),
+        )
+        return [Report(**row) for row in rows]
+
     async def mark_fixed(self, version_id: int, fixed_by: int, resolved_by: int) -> int:
         """Close every open report on a version once a later version of the same question answers them;
         the number closed."""

@@ -1,4 +1,6 @@
-"""Revisions in flight: an instructor's 👎 sending a version back through the critic and fixer.
+"""Revisions in flight: an instructor's 👎 sending a version back through the critic and fixer. A revision
+stays in flight while its result waits for the instructor's 发布 or 放弃 (the result itself is the
+generation thread's latest version, checkpointed, so the wait survives a restart).
 
 A version is revised by at most one instructor at a time, whoever pressed first (a partial unique index on
 unfinished rows makes the claim atomic, across processes too); the others are told it is already under way.
@@ -74,6 +76,17 @@ class RevisionRepository:
                 (self.db.now(), outcome, result_version_id, version_id),
             )
             return cursor.rowcount == 1
+
+    async def get(self, revision_id: int) -> Revision | None:
+        row = await self.db.fetch_one("SELECT * FROM revisions WHERE id = ?", (revision_id,))
+        return Revision(**row) if row is not None else None
+
+    async def current(self, version_id: int) -> Revision | None:
+        """The revision of a version in flight (being written, or written and awaiting the instructor)."""
+        row = await self.db.fetch_one(
+            "SELECT * FROM revisions WHERE version_id = ? AND finished_at IS NULL", (version_id,)
+        )
+        return Revision(**row) if row is not None else None
 
     async def in_flight(self, instructor_id: int | None = None) -> list[Revision]:
         """Unfinished revisions, oldest first: after a restart, the ones to resume or report."""

@@ -124,7 +124,7 @@ async def test_a_finished_thread_is_pruned_to_one_checkpoint(settings, sample_so
 
 @pytest.mark.parametrize(
     ("reason", "through"),
-    [("stem_unclear", "fixer"), ("answer_wrong", "router")],
+    [("stem_unclear", "fixer"), ("answer_wrong", "fixer")],
 )
 async def test_revision_after_restart_gives_v2_with_history(settings, sample_sources, reason, through):
     service = await _open(settings, sample_sources)

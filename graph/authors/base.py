@@ -56,6 +56,7 @@ class Authored:
     usage: dict[str, int] = field(default_factory=dict)
     fact_ids: list[str] = field(default_factory=list)
     slice_id: str | None = None  # set when the question was written from a neighbouring slice
+    notes: list[str] = field(default_factory=list)  # what a human asked that could not be done, and why
 
 
 @dataclass

@@ -13,9 +13,11 @@ import random
 import re
 from typing import Any
 
+from graph.authors.amend import amend
 from graph.authors.base import Authored, AuthorError, CalcChoice, Choice, Review, Task
 from graph.authors.recipes import CALCULATION, FALLBACK, MIMIC, RECIPES, Recipe
 from graph.authors.recipes.base import Brief, Written
+from graph.complaints import complaint_in
 from graph.format import JUDGE_OPTIONS, LETTERS, short_explanation, with_blank
 from graph.schemas import Draft, Question, VerificationReport
 from retrieval.facts import Fact, FactBase
@@ -115,10 +117,17 @@ class OfflineAuthor:
         return _authored(written, task.facts)
 
     async def fix(self, task: Task, question: Question, report: VerificationReport) -> Authored | None:
-        """Repairs what is mechanical (blank, judge options, duplicate or empty distractors, explanation fit);
-        anything that needs judgement — a human's complaint, a wrong fact — is left for a reroute."""
-        if any(issue.source == "human" for issue in report.issues):
-            return None
+        """Repairs what is mechanical (blank, judge options, duplicate or empty distractors, explanation fit),
+        and answers a human's complaint where the question's own fact allows (see `amend`); a wrong fact
+        is left for a reroute."""
+        complaint = complaint_in(report)
+        if complaint is not None:
+            amended = amend(task, question, complaint)
+            if amended is None:
+                return None
+            authored = _authored(amended.written, task.facts)
+            authored.notes = amended.notes
+            return authored
         options = list(question.options)
         answer = list(question.answer)
         if question.qtype == "judge":

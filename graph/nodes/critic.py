@@ -1,7 +1,7 @@
 """Critic: deterministic checks on every draft, then grounding — is the keyed answer true according to the
 textbook — and the stem-side recomputation of a calculation, then, only if nothing major was found and a
-model is configured, one blind solve and review. A human's complaint stays a failing issue until the
-question has actually changed.
+model is configured, one blind solve and review. A human's complaint stays a failing issue in every draft
+of the revision whose complained-about part is still as it was (a later reroute may write it again).
 
 The model's blind solve can add issues but never verifies a key: a key the textbook does not support is a
 major issue whatever the model answers. The grounding's evidence goes on the question, and a draft whose
@@ -17,6 +17,7 @@ from langgraph.runtime import Runtime
 
 from graph.authors.base import AuthorError
 from graph.checks import run_checks
+from graph.complaints import complained_part
 from graph.context import GenerationContext
 from graph.format import (
     ANALYSIS,
@@ -71,6 +72,14 @@ def _with_basis(question: Question, grounding: Grounding) -> Question:
     )
 
 
+def _untouched(pending: dict[str, Any], question: Question) -> bool:
+    """Whether the part of the question a human complained about is still as it was (checkpoints written
+    before complaints named their part compare the whole question)."""
+    if "part" in pending:
+        return pending["part"] == complained_part(question, pending["reason"])
+    return pending["fingerprint"] == question.fingerprint()
+
+
 async def critic(state: GenerationState, runtime: Runtime[GenerationContext]) -> dict[str, Any]:
     ctx = runtime.context
     request = request_of(state)
@@ -88,7 +97,7 @@ async def critic(state: GenerationState, runtime: Runtime[GenerationContext]) ->
         )
     question = Question.model_validate(state["draft"])
     pending = state.get("pending_human")
-    unchanged_since_complaint = bool(pending) and pending["fingerprint"] == question.fingerprint()
+    unchanged_since_complaint = bool(pending) and _untouched(pending, question)
     issues = run_checks(
         question,
         request.qtype,
@@ -105,8 +114,6 @@ async def critic(state: GenerationState, runtime: Runtime[GenerationContext]) ->
     update["draft"] = question.model_dump()
     if unchanged_since_complaint:
         issues += [Issue.model_validate(i) for i in pending["issues"]]
-    elif pending:
-        update["pending_human"] = None
     suggestions: list[str] = []
     if not any(i.severity == "major" for i in issues):
         try:

@@ -1,5 +1,6 @@
 """Fixer: asks the author to answer the report. When the author cannot repair it, the question is left as
-it was and the loop is told to escalate, so the critic's next verdict sends it back to the router."""
+it was and the loop is told to escalate, so the critic's next verdict sends it back to the router. What a
+human asked for and the author could not do is traced as `unmet`, for the instructor to read."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from graph.context import GenerationContext
 from graph.nodes.common import build_task, request_of, step
 from graph.nodes.writer import write_question
 from graph.schemas import Question, VerificationReport
-from graph.state import GenerationState
+from graph.state import GenerationState, TraceStep
 
 
 async def fixer(state: GenerationState, runtime: Runtime[GenerationContext]) -> dict[str, Any]:
@@ -29,11 +30,15 @@ async def fixer(state: GenerationState, runtime: Runtime[GenerationContext]) -> 
         "draft": fixed.draft.model_dump(),
         "qtype": fixed.qtype,
         "calculation": fixed.calculation.model_dump() if fixed.calculation else None,
+        "fact_ids": fixed.fact_ids or question.fact_ids,
     }
     revised = write_question(authored, ctx.knowledge.get(state["slice_id"]), request_of(state).mode)
+    unmet = [TraceStep(node="fixer", verdict="unmet", detail=note) for note in fixed.notes]
+    done = step("fixer", "revised", report.summary())
     return {
         "authored": authored,
         "draft": revised.model_dump(),
         "escalate": False,
         "usage": fixed.usage,
-    } | step("fixer", "revised", report.summary())
+        "trace": done["trace"] + unmet,
+    }

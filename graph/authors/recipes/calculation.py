@@ -149,6 +149,26 @@ def calculation_question(
     return None
 
 
+def case_question(
+    fact: Fact, brief: Brief, case: Case, field: str, wrongs: list[Wrong], truth: bool | None = None
+) -> Written | None:
+    """The question for a case chosen by the caller (a revision's inputs) with the distractors it picked
+    from `wrong_answers`; None when the calculator refuses the case or the options would not read apart."""
+    telling = TELLINGS.get(fact.calculator)
+    if telling is None or field not in telling.fields:
+        return None
+    try:
+        result = calc.run(telling.calculator, case.args)
+    except calc.CalcError:
+        return None
+    key = _numeric(result.get(field))
+    if key is None:
+        return None
+    asked = _Asked(telling, case, result, field, key, _names(brief), fact)
+    single = brief.task.qtype == "single"
+    return _single(asked, wrongs, brief) if single else _judge(asked, wrongs, truth, brief)
+
+
 class CalculationRecipe:
     name = "calculation"
     kinds: tuple[FactKind, ...] = ("example",)
