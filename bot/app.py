@@ -115,28 +115,28 @@ async def close_services(application: Application) -> None:
 
 
 async def _initialize(application: Application) -> None:
-    """getMe, worded for the operator: PTB's own errors quote the whole token."""
-    telegram = application.bot_data["settings"].telegram
+    """getMe, with its failure worded for the operator: PTB's own message quotes the whole token."""
     try:
         await application.initialize()
-    except InvalidToken:
-        await application.shutdown()
-        raise StartupError(
-            f"the Bot API at {telegram.base_url} rejected the token in ${telegram.token_env}; "
-            "copy it again from @BotFather"
-        ) from None
-    except NetworkError as exc:
-        await application.shutdown()
-        reason = str(exc).replace(application.bot.token, "…")
-        raise StartupError(
-            f"cannot reach the Bot API at {telegram.base_url} ({reason}); "
-            "check the network, or [telegram] base_url"
-        ) from None
     except TelegramError as exc:
         await application.shutdown()
-        raise StartupError(
-            f"the Bot API at {telegram.base_url} refused getMe ({exc}); check [telegram] base_url"
-        ) from None
+        raise StartupError(_bot_api_failure(exc, application)) from None
+
+
+def _bot_api_failure(exc: TelegramError, application: Application) -> str:
+    telegram = application.bot_data["settings"].telegram
+    if isinstance(exc, InvalidToken):
+        return (
+            f"the Bot API at {telegram.base_url} rejected the token in ${telegram.token_env}; "
+            "copy it again from @BotFather"
+        )
+    reason = str(exc).replace(application.bot.token, "…")
+    if isinstance(exc, NetworkError):
+        return (
+            f"cannot reach the Bot API at {telegram.base_url} ({reason}); "
+            "check the network, or [telegram] base_url"
+        )
+    return f"the Bot API at {telegram.base_url} refused getMe ({reason}); check [telegram] base_url"
 
 
 @asynccontextmanager

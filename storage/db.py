@@ -72,7 +72,8 @@ def connect_checked(path: Path, what: str, setting: str, **options: Any) -> sqli
         raise DatabaseFileError(f"{path}: not a usable {what} ({exc}); {_REMEDY}") from None
     if problems != ["ok"]:
         conn.close()
-        raise DatabaseFileError(f"{path}: not a usable {what} (damaged: {problems[0]}); {_REMEDY}")
+        found = " ".join(" ".join(problems).split())[:200]
+        raise DatabaseFileError(f"{path}: not a usable {what} (damaged: {found}); {_REMEDY}")
     return conn
 
 

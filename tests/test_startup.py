@@ -114,7 +114,12 @@ async def start_cli(env: dict[str, str], *args: str, as_nobody: bool = False) ->
 
 async def cli(env: dict[str, str], *args: str, as_nobody: bool = False) -> Outcome:
     process = await start_cli(env, *args, as_nobody=as_nobody)
-    out, err = await asyncio.wait_for(process.communicate(), timeout=120)
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), timeout=120)
+    except TimeoutError:
+        process.kill()  # it started after all: the case failed, and no bot may outlive the test
+        await process.wait()
+        raise
     return Outcome(process.returncode, out.decode(), err.decode())
 
 
