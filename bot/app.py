@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from telegram import BotCommand
+from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
 import handlers
@@ -21,7 +22,7 @@ from handlers.feedback import abandon_interrupted_revisions
 from handlers.rounds import resume_rounds
 from handlers.series import resume_series
 from retrieval.sources import Sources, load_sources
-from settings import Settings
+from settings import Settings, StartupError
 from storage import Store
 
 log = logging.getLogger(__name__)
@@ -37,10 +38,6 @@ COMMANDS = (
     ("reports", "学员反馈（教师）/ learner reports (instructors)"),
     ("help", "帮助 / help"),
 )
-
-
-class StartupError(RuntimeError):
-    """The bot cannot start: bad data or configuration, with the reason worded for the operator."""
 
 
 def load_checked_sources(settings: Settings) -> Sources:
@@ -72,9 +69,14 @@ def build_application(settings: Settings, token: str, metrics: Metrics | None = 
 
 async def open_services(application: Application) -> None:
     settings: Settings = application.bot_data["settings"]
-    sources = load_checked_sources(settings)
-    generation = await GenerationService.open(settings, sources=sources)
+    # The store first: a bad file is found in milliseconds, before the sources and the graph are built.
     store = await Store.open(settings.storage.database, synchronous=settings.storage.synchronous)
+    try:
+        sources = load_checked_sources(settings)
+        generation = await GenerationService.open(settings, sources=sources)
+    except BaseException:
+        await store.close()
+        raise
     application.bot_data[SERVICES_KEY] = Services(
         settings=settings,
         sources=sources,
@@ -82,7 +84,11 @@ async def open_services(application: Application) -> None:
         store=store,
         metrics=application.bot_data["metrics"],
     )
-    await application.bot.set_my_commands([BotCommand(name, about) for name, about in COMMANDS])
+    try:
+        await application.bot.set_my_commands([BotCommand(name, about) for name, about in COMMANDS])
+    except TelegramError as exc:
+        # Only the command menu in Telegram's input field is missing; every command still works.
+        log.warning("the Bot API refused setMyCommands (%s); going on without the command menu", exc)
     # The sources, indexes and graph just loaded live as long as the process: moved out of the collector's
     # reach, a full collection no longer rescans them (pauses of ~150 ms every few seconds under load).
     gc.collect()
@@ -108,9 +114,35 @@ async def close_services(application: Application) -> None:
     gc.unfreeze()
 
 
+async def _initialize(application: Application) -> None:
+    """getMe, with its failure worded for the operator: PTB's own message quotes the whole token."""
+    try:
+        await application.initialize()
+    except TelegramError as exc:
+        await application.shutdown()
+        raise StartupError(_bot_api_failure(exc, application)) from None
+
+
+def _bot_api_failure(exc: TelegramError, application: Application) -> str:
+    telegram = application.bot_data["settings"].telegram
+    if isinstance(exc, InvalidToken):
+        return (
+            f"the Bot API at {telegram.base_url} rejected the token in ${telegram.token_env}; "
+            "copy it again from @BotFather"
+        )
+    reason = str(exc).replace(application.bot.token, "…")
+    if isinstance(exc, NetworkError):
+        return (
+            f"cannot reach the Bot API at {telegram.base_url} ({reason}); "
+            "check the network, or [telegram] base_url"
+        )
+    return f"the Bot API at {telegram.base_url} refused getMe ({reason}); check [telegram] base_url"
+
+
 @asynccontextmanager
 async def running(application: Application) -> AsyncIterator[Application]:
     """Initialise, open the services, start processing updates; undo all of it on the way out."""
+    await _initialize(application)
     async with application:
         await open_services(application)
         try:

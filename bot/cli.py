@@ -1,7 +1,8 @@
 """`python -m bot …`: one sub-command per module in `bot/commands/`.
 
 Each command module has `register(subparsers)`, which adds its parser and sets `handler` to a function
-`(args, settings) -> int`. Settings are loaded once here so every command shares `--config` handling.
+`(args, settings) -> int`. Settings are loaded once here so every command shares `--config` handling, and
+a `StartupError` from loading or from any command ends here as one `cannot start:` line with exit status 2.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from settings import SettingsError, load_settings
+from settings import StartupError, load_settings
 
 COMMAND_MODULES: tuple[str, ...] = ("data", "calc", "generate", "critic_eval", "run", "demo")
 
@@ -42,8 +43,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        settings = load_settings(args.config)
-    except SettingsError as exc:
-        print(f"configuration error: {exc}", file=sys.stderr)
+        return args.handler(args, load_settings(args.config))
+    except StartupError as exc:
+        # Several configuration problems come one per line; the operator's log gets one line per failure.
+        print(f"cannot start: {'; '.join(str(exc).splitlines())}", file=sys.stderr)
         return 2
-    return args.handler(args, settings)

@@ -19,6 +19,9 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import ChannelVersions, Checkpoint, CheckpointMetadata, CheckpointTuple
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from storage.db import connect_checked
+from storage.errors import DatabaseFileError
+
 # Seconds SQLite may wait for another process's write lock (a CLI run sharing the file); it blocks the loop,
 # so it stays short: checkpoint transactions last microseconds.
 BUSY_TIMEOUT_S = 1.0
@@ -60,12 +63,21 @@ class LoopSqliteSaver(SqliteSaver):
 
 
 def open_checkpointer(path: Path) -> LoopSqliteSaver:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, check_same_thread=False)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")
-    saver = LoopSqliteSaver(conn)
-    saver.setup()
+    """Open (creating if needed) the checkpoint file; one this process cannot use stops the command here."""
+    conn = connect_checked(
+        path, "checkpoint database", "[graph] checkpoint_db", timeout=BUSY_TIMEOUT_S, check_same_thread=False
+    )
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        saver = LoopSqliteSaver(conn)
+        saver.setup()
+    except sqlite3.Error as exc:
+        conn.close()
+        raise DatabaseFileError(
+            f"{path}: not a usable checkpoint database ({exc}); move it away to start afresh, "
+            "or set [graph] checkpoint_db to another file"
+        ) from None
     return saver
 
 

@@ -1,6 +1,7 @@
 """Typed settings read from config.toml with environment overrides."""
 
-from settings.load import SettingsError, load_settings
+from settings.errors import SettingsError, StartupError
+from settings.load import load_settings
 from settings.model import Settings
 
-__all__ = ["Settings", "SettingsError", "load_settings"]
+__all__ = ["Settings", "SettingsError", "StartupError", "load_settings"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -16,14 +17,13 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from settings.errors import SettingsError
 from settings.model import Settings
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 ENV_PREFIX = "EXAMFORGE_"
-
-
-class SettingsError(Exception):
-    """A configuration problem, worded for the person who has to fix it."""
+# What setWebhook accepts as secret_token; anything else is refused by Telegram only after start-up.
+WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 
 
 def _sections() -> dict[str, type[BaseModel]]:
@@ -98,7 +98,19 @@ def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | N
     except ValidationError as exc:
         origin = f"{config_path} (with {', '.join(overridden)})" if overridden else str(config_path)
         raise SettingsError(_describe(exc, origin)) from None
+    _check_webhook_secret(settings, environ)
     base = config_path.resolve().parent
     settings.root = base
     _resolve_paths(settings, base)
     return settings
+
+
+def _check_webhook_secret(settings: Settings, environ: Mapping[str, str]) -> None:
+    """The secret's value is never quoted back: it would land in logs and terminals."""
+    telegram = settings.telegram
+    secret = environ.get(telegram.secret_env, "")
+    if telegram.mode == "webhook" and secret and not WEBHOOK_SECRET.fullmatch(secret):
+        raise SettingsError(
+            f"${telegram.secret_env}: Telegram accepts only 1-256 characters of A-Z a-z 0-9 _ - "
+            "as a webhook secret; make a new one, e.g. with `openssl rand -hex 32`"
+        )

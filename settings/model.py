@@ -59,7 +59,8 @@ class GraphSettings(_Section):
     max_critic_failures: int = Field(3, ge=1, le=20)
     max_reroutes: int = Field(2, ge=0, le=20)
     checkpoint_db: Path = Path("var/checkpoints.sqlite")
-    seed: int = 0
+    # Seeds reach libraries that take at most 64 bits: a longer one would pass here and fail mid-generation.
+    seed: int = Field(0, ge=0, le=2**64 - 1)
     workers: int = Field(0, ge=0, le=32)
 
 
@@ -76,6 +77,10 @@ class TelegramSettings(_Section):
     listen: str = "127.0.0.1"
     port: int = Field(8080, ge=1, le=65535)
     secret_env: str = "TELEGRAM_WEBHOOK_SECRET"
+    # /metrics on a listener of its own (an internal address Prometheus reaches, the webhook port public);
+    # 0 serves it beside the webhook as before.
+    metrics_listen: str = "127.0.0.1"
+    metrics_port: int = Field(0, ge=0, le=65535)
     instructors: list[int] = Field(default_factory=list)
     revision_limit: int = Field(3, ge=1, le=50)
     comment_timeout: int = Field(120, ge=5, le=3600)

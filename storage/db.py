@@ -15,14 +15,15 @@ Why a lock around every call: nothing inside a repository call yields today, but
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, closing
 from pathlib import Path
 from typing import Any, Literal
 
-from storage.errors import NotFoundError, SchemaError
+from storage.errors import DatabaseFileError, NotFoundError
 from storage.migrations import MIGRATIONS, Migration
 
 Clock = Callable[[], float]
@@ -34,6 +35,46 @@ LOCK_WAIT_S = 5.0
 LOCK_RETRY_S = 0.01
 # SQLite's own wait inside a statement: short, because it blocks the event loop (reads rarely need it in WAL).
 BUSY_TIMEOUT_MS = 50
+_REMEDY = "move it away to start afresh, or restore it from a backup"
+
+
+def connect_checked(path: Path, what: str, setting: str, **options: Any) -> sqlite3.Connection:
+    """Connect to a SQLite file this process must read and write, and prove it can.
+
+    A zeroed page or a read-only file otherwise lets the bot start and look healthy, then fails every update
+    ("database disk image is malformed"). `quick_check` reads every page once; on the sizes a bot keeps
+    that is milliseconds. Every refusal names the file, says why, and says which setting moves it.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DatabaseFileError(
+            f"{path}: cannot create its folder {path.parent} ({exc.strerror}); create it, "
+            f"or set {setting} to a writable place"
+        ) from None
+    if path.exists() and not path.is_file():
+        raise DatabaseFileError(f"{path}: not a file; set {setting} to a file")
+    if (path.exists() and not os.access(path, os.R_OK | os.W_OK)) or not os.access(path.parent, os.W_OK):
+        raise DatabaseFileError(
+            f"{path}: this user may not read and write it (or create its -wal file beside it); "
+            f"fix the permissions, or set {setting} to another file"
+        )
+    try:
+        conn = sqlite3.connect(str(path), **options)
+    except sqlite3.Error as exc:
+        raise DatabaseFileError(
+            f"{path}: cannot open the {what} ({exc}); set {setting} to another file"
+        ) from None
+    try:
+        problems = [row[0] for row in conn.execute("PRAGMA quick_check").fetchall()]
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise DatabaseFileError(f"{path}: not a usable {what} ({exc}); {_REMEDY}") from None
+    if problems != ["ok"]:
+        conn.close()
+        found = " ".join(" ".join(problems).split())[:200]
+        raise DatabaseFileError(f"{path}: not a usable {what} (damaged: {found}); {_REMEDY}")
+    return conn
 
 
 class Connection:
@@ -78,18 +119,18 @@ class Database:
         clock: Clock = time.time,
         migrations: Sequence[Migration] = MIGRATIONS,
         synchronous: Synchronous = "full",
+        setting: str = "[storage] database",
     ) -> Database:
         """Open (creating if needed) and migrate; a file this code cannot use fails here, not mid-quiz."""
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: the sqlite3 module must not open transactions behind our back.
-        conn = Connection(sqlite3.connect(str(path), isolation_level=None))
+        conn = Connection(connect_checked(path, "examforge database", setting, isolation_level=None))
         try:
             conn.raw.row_factory = sqlite3.Row
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             mode = await _pragma(conn, "journal_mode = WAL")
             if str(mode).lower() != "wal":
-                raise SchemaError(f"{path}: cannot switch the database to WAL mode (it stays {mode!r})")
+                raise DatabaseFileError(f"{path}: cannot switch the database to WAL mode (it stays {mode!r})")
             # FULL: a committed answer survives a power cut, not only a crash of the bot; NORMAL trades
             # that for commits that do not wait for the disk ([storage] synchronous).
             await conn.execute(f"PRAGMA synchronous = {synchronous.upper()}")
@@ -97,7 +138,7 @@ class Database:
             await _migrate(conn, path, migrations)
         except sqlite3.DatabaseError as exc:
             await conn.close()
-            raise SchemaError(f"{path}: not a usable examforge database ({exc})") from exc
+            raise DatabaseFileError(f"{path}: not a usable examforge database ({exc}); {_REMEDY}") from exc
         except BaseException:
             await conn.close()
             raise
@@ -106,6 +147,16 @@ class Database:
     async def close(self) -> None:
         async with self._lock:
             await self.conn.close()
+
+    def readable(self) -> bool:
+        """Whether the file still reads, asked on a connection of its own: this one's page cache would go on
+        answering from memory after the file underneath was damaged or removed."""
+        try:
+            with closing(sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)) as probe:
+                probe.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.Error:
+            return False
+        return True
 
     def now(self) -> float:
         return self.clock()
@@ -171,7 +222,7 @@ async def _migrate(conn: Connection, path: Path, migrations: Sequence[Migration]
                 for statement in migration.statements:
                     await conn.execute(statement)
             except sqlite3.Error as exc:
-                raise SchemaError(
+                raise DatabaseFileError(
                     f"{path}: migration {number} ({migration.description}) failed: {exc}"
                 ) from exc
             await conn.execute(f"PRAGMA user_version = {number}")
@@ -183,7 +234,7 @@ async def _migrate(conn: Connection, path: Path, migrations: Sequence[Migration]
 
 def _check_version(found: int, latest: int, path: Path) -> int:
     if found > latest:
-        raise SchemaError(
+        raise DatabaseFileError(
             f"{path}: database schema version {found} is newer than this examforge supports "
             f"(up to {latest}); upgrade examforge, or set [storage] database to another file"
         )

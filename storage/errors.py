@@ -6,6 +6,8 @@ database file, a missing row or a lifecycle rule was the cause.
 
 from __future__ import annotations
 
+from settings.errors import StartupError
+
 
 class StorageError(Exception):
     """Anything the store refuses or cannot do."""
@@ -13,6 +15,11 @@ class StorageError(Exception):
 
 class SchemaError(StorageError):
     """The database file cannot be used by this code: not SQLite, too new, or a migration failed."""
+
+
+class DatabaseFileError(SchemaError, StartupError):
+    """The file itself cannot serve (folder, permissions, not SQLite, damaged pages): found while opening, so
+    a command stops before its first update instead of failing every one of them."""
 
 
 class NotFoundError(StorageError, LookupError):

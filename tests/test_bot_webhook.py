@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import logging
 from pathlib import Path
 
+import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.app import build_application, running
 from bot.metrics import Metrics
 from bot.webhook import SECRET_HEADER, UPDATE_PATH, create_webhook_app
-from tests.botharness import world
+from tests.botharness import bot_settings, world
 
 SECRET = "s3cret-token_for-tests"
 
@@ -58,3 +61,34 @@ async def test_webhook_accepts_only_the_secret_and_serves_health_and_metrics(tmp
 
                 garbage = await http.post(UPDATE_PATH, data=b"not json", headers={SECRET_HEADER: SECRET})
                 assert garbage.status == 400
+
+
+def without_date(update: dict) -> dict:
+    del update["message"]["date"]
+    return update
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[1,2]",
+        b"{}",
+        b'{"update_id": "7"}',
+        json.dumps(without_date(start_update(3, 42))).encode(),
+        b"[" * 100_000 + b"]" * 100_000,
+    ],
+    ids=["list", "empty object", "update_id not a number", "message without date", "100000 deep"],
+)
+async def test_signed_json_that_is_not_an_update_is_refused_with_one_log_line(
+    tmp_path: Path, caplog, body: bytes
+):
+    # Nothing is listening at this Bot API: refusing a body must not need Telegram.
+    application = build_application(bot_settings(tmp_path, "http://127.0.0.1:9/bot"), "424242:TOKEN")
+    caplog.set_level(logging.INFO)
+    async with TestClient(TestServer(create_webhook_app(application, SECRET, Metrics()))) as http:
+        response = await http.post(UPDATE_PATH, data=body, headers={SECRET_HEADER: SECRET})
+        assert response.status == 400
+    logged = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(logged) == 1, [r.getMessage() for r in logged]
+    assert logged[0].exc_info is None and "\n" not in logged[0].getMessage()
+    assert application.update_queue.empty(), "nothing reached the handlers"

@@ -5,12 +5,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import sys
 
-from bot.app import StartupError, build_application
+from bot.app import build_application
 from bot.metrics import Metrics
 from bot.runner import configure_logging, serve_polling, serve_webhook, stop_on_signals
-from settings import Settings
+from settings import Settings, StartupError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -18,17 +17,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+def bot_token(settings: Settings) -> str:
+    """The token as pasted, less the line break a shell or secret store may add; anything else that
+    cannot be in a token is refused here, before PTB would put it in a URL."""
+    name = settings.telegram.token_env
+    token = os.environ.get(name, "").strip()
+    if not token:
+        raise StartupError(f"${name} is not set or blank; set it to the bot token from @BotFather")
+    if any(c.isspace() or not c.isprintable() for c in token):
+        raise StartupError(
+            f"${name} contains spaces or control characters; copy the token from @BotFather again"
+        )
+    return token
+
+
 def run(args: argparse.Namespace, settings: Settings) -> int:
     configure_logging()
     telegram = settings.telegram
-    token = os.environ.get(telegram.token_env, "")
-    if not token:
-        print(f"set ${telegram.token_env} to the bot token from @BotFather", file=sys.stderr)
-        return 2
+    token = bot_token(settings)
     secret = os.environ.get(telegram.secret_env, "")
     if telegram.mode == "webhook" and (not secret or not telegram.webhook_url):
-        print(f"webhook mode needs [telegram] webhook_url and ${telegram.secret_env}", file=sys.stderr)
-        return 2
+        raise StartupError(f"webhook mode needs [telegram] webhook_url and ${telegram.secret_env}")
     metrics = Metrics()
     application = build_application(settings, token, metrics)
 
@@ -40,9 +49,5 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         else:
             await serve_polling(application, settings, stop)
 
-    try:
-        asyncio.run(main())
-    except StartupError as exc:
-        print(f"cannot start: {exc}", file=sys.stderr)
-        return 2
+    asyncio.run(main())
     return 0

@@ -25,6 +25,7 @@ from graph import prompts
 from graph.authors.base import Authored, AuthorError, CalcChoice, Choice, Review, Task
 from graph.schemas import Calculation, Draft, Issue, Question, ReviewVerdict, VerificationReport
 from retrieval.models import MotherQuestion, Slice
+from settings.errors import StartupError
 from settings.model import LLMSettings
 
 Schema = TypeVar("Schema", bound=BaseModel)
@@ -33,7 +34,7 @@ _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
 _MODEL_ERRORS = (openai.OpenAIError, httpx.HTTPError, asyncio.TimeoutError)
 
 
-class MissingApiKey(RuntimeError):
+class MissingApiKey(StartupError):
     """The configured key variable is unset; raised at start-up, naming the variable (never a value)."""
 
 
@@ -102,7 +103,10 @@ class LLMAuthor:
         env = os.environ if environ is None else environ
         key = env.get(settings.api_key_env, "")
         if not key:
-            raise MissingApiKey(f"[llm] provider is openai but ${settings.api_key_env} is not set")
+            raise MissingApiKey(
+                f"[llm] provider is openai but ${settings.api_key_env} is not set; "
+                'export it, or set [llm] provider = "offline"'
+            )
         self.settings = settings
         self.chat = ChatOpenAI(
             model=settings.model,
