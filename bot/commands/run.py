@@ -6,11 +6,10 @@ import argparse
 import asyncio
 import os
 import sys
+from typing import TYPE_CHECKING
 
-from bot.app import StartupError, build_application
-from bot.metrics import Metrics
-from bot.runner import configure_logging, serve_polling, serve_webhook, stop_on_signals
-from settings import Settings
+if TYPE_CHECKING:
+    from settings import Settings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -19,6 +18,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.app import StartupError, build_application
+    from bot.metrics import Metrics
+    from bot.runner import configure_logging, serve_polling, serve_webhook, stop_on_signals
+
     configure_logging()
     telegram = settings.telegram
     token = os.environ.get(telegram.token_env, "")
