@@ -36,7 +36,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
     kb_path = args.kb or settings.data.knowledge_base
     bank_path = args.bank or settings.data.question_bank
-    sources = load_sources(kb_path, bank_path)
+    sources = load_sources(kb_path, bank_path, settings.data.max_stem)
     compiled = summarise(compile_kb(sources.slices, cache_dir=settings.data.facts_cache), sources.slices)
     if args.json:
         print(json.dumps(summary(sources, compiled), ensure_ascii=False, indent=2))
