@@ -17,6 +17,7 @@ BENCHMARKS: tuple[str, ...] = (
     "bench.generation",
     "bench.critic",
     "bench.bot_load",
+    "bench.cli",
 )
 
 Row = tuple[str, str, str, bool | None]

@@ -276,6 +276,17 @@ class GenerationService:
             calc_trace=list(values.get("calc_trace", [])),
         )
 
+    async def thread_status(self, thread_id: str) -> Literal["absent", "unfinished", "finished"]:
+        """Where a named generation stands, so a rerun of the same batch skips, finishes or starts it."""
+        snapshot = await self._graph.aget_state(self._config(thread_id))
+        if snapshot.tasks:
+            return "unfinished"
+        return "finished" if snapshot.values else "absent"
+
+    def resume(self, thread_id: str) -> AsyncIterator[Progress | Result]:
+        """Finish an interrupted generation from its last checkpoint."""
+        return self._run(thread_id, None)
+
     async def resume_pending(self) -> list[Result]:
         """Finish every generation a crash interrupted, from its last checkpoint."""
         if self._saver is None:
@@ -286,7 +297,7 @@ class GenerationService:
             # `tasks`, not `next`: a crash between a node's saved writes and the next checkpoint leaves a
             # task whose writes are stored, which `next` no longer lists although the run is unfinished.
             if snapshot.tasks:
-                results.append(await _last_result(self._run(thread_id, None)))
+                results.append(await _last_result(self.resume(thread_id)))
         return results
 
     async def purge_chat(self, chat_id: int) -> int:

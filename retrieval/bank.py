@@ -27,7 +27,7 @@ from retrieval.normalize import (
     strip_option_label,
 )
 from retrieval.problems import Problem, ProblemLog
-from retrieval.tables import cell_text, json_object, read_table, require_columns
+from retrieval.tables import cell_text, json_object, read_table, require_columns, unusable_numbers
 
 STEM = "题干"
 ANSWER = "正确答案"
@@ -85,9 +85,17 @@ class _Row:
     def marker(self) -> re.Match[str] | None:
         return _SUB_MARKER.match(self.text(STEM))
 
+    def refuse_unusable_numbers(self) -> None:
+        """Raises on a NaN, Infinity or absurd figure in any cell, or inside the 计算校验 JSON."""
+        for column, value in self.values.items():
+            parsed = json_object(value) if column == CALC_CHECK and isinstance(value, str) else value
+            for where, reason in unusable_numbers(parsed, column):
+                raise RowError(where, reason)
 
-def load_bank(path: Path, label: str | None = None) -> BankResult:
-    """`label` is how problems name the file (default: the path as given)."""
+
+def load_bank(path: Path, label: str | None = None, max_stem: int | None = None) -> BankResult:
+    """`label` is how problems name the file (default: the path as given); a stem longer than `max_stem`
+    characters is reported (and kept)."""
     log = ProblemLog(label or str(path))
     result = BankResult(problems=log.problems)
     table = read_table(path, log)
@@ -97,7 +105,7 @@ def load_bank(path: Path, label: str | None = None) -> BankResult:
     if not require_columns(table, [(STEM,), (ANSWER,)], log):
         return result
     option_columns = _option_columns(table.columns)
-    _Importer(result, log, option_columns).run([_Row(n, v) for n, v in table.rows])
+    _Importer(result, log, option_columns, max_stem).run([_Row(n, v) for n, v in table.rows])
     if not result.questions:
         log.fatal("no usable rows")
     return result
@@ -117,10 +125,13 @@ def _option_columns(columns: list[str]) -> list[str]:
 class _Importer:
     """One pass over the rows; holds what later rows are checked against (stems seen, ids taken)."""
 
-    def __init__(self, result: BankResult, log: ProblemLog, option_columns: list[str]) -> None:
+    def __init__(
+        self, result: BankResult, log: ProblemLog, option_columns: list[str], max_stem: int | None
+    ) -> None:
         self.result = result
         self.log = log
         self.option_columns = option_columns
+        self.max_stem = max_stem
         self.stem_rows: dict[str, tuple[int, tuple[str, ...], str]] = {}
         self.ids: set[str] = set()
 
@@ -159,6 +170,7 @@ class _Importer:
         return subs
 
     def _case(self, stem_row: _Row, subs: list[_Row]) -> None:
+        stem_row.refuse_unusable_numbers()
         case_text = clean_multiline(cell_text(stem_row.values.get(STEM)) or "")
         if not case_text:
             raise RowError(STEM, "case stem has no text")
@@ -174,10 +186,19 @@ class _Importer:
                 self.log.add(sub.number, exc.field, exc.reason)
 
     def _question(self, row: _Row, case_text: str | None) -> None:
+        row.refuse_unusable_numbers()
         marker = row.marker()  # outside a case it is only the field's type label: 【单选题】下列…
         stem = normalize_blank(row.text(STEM)[marker.end() if marker else 0 :])
         if not stem:
             raise RowError(STEM, "empty stem")
+        if self.max_stem is not None and len(stem) > self.max_stem:
+            self.log.add(
+                row.number,
+                STEM,
+                f"stem of {len(stem)} characters is longer than the configured maximum of {self.max_stem} "
+                "([data] max_stem)",
+                "warning",
+            )
         options = self._options(row)
         qtype, options, answer = _classify(row.prefix, options, row.text(ANSWER))
         key = f"{case_text or ''}\n{stem}"

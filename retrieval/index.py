@@ -12,11 +12,10 @@ only the postings of its own features, and a precomputed matrix per question typ
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 import numpy as np
 from scipy import sparse
-from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
 
 from retrieval.fewshot import select_examples, slice_query_text
 from retrieval.models import QUESTION_TYPES, MotherQuestion, QuestionType, Slice
@@ -28,26 +27,61 @@ Match = tuple[MotherQuestion, float]
 FEW_SHOT_MEMO = 4096
 
 
+class _Tfidf:
+    """Token counts weighted by smoothed IDF, rows L2-normalised: what scikit-learn's CountVectorizer and
+    TfidfTransformer compute with their defaults, written out because importing scikit-learn alone takes
+    longer than the command line's whole start-up budget."""
+
+    def __init__(self, analyzer: Callable[[str], Iterable[str]]) -> None:
+        self.analyzer = analyzer
+        self.vocabulary: dict[str, int] = {}
+        self.idf = np.empty(0)
+
+    def count(self, texts: Sequence[str], learn: bool = False) -> sparse.csr_matrix:
+        """Counts per known token; `learn` adds the tokens not seen before to the vocabulary."""
+        indices: list[int] = []
+        indptr = [0]
+        for text in texts:
+            for token in self.analyzer(text):
+                column = self.vocabulary.get(token)
+                if column is None and learn:
+                    column = self.vocabulary[token] = len(self.vocabulary)
+                if column is not None:
+                    indices.append(column)
+            indptr.append(len(indices))
+        shape = (len(texts), len(self.vocabulary))
+        counts = sparse.csr_matrix((np.ones(len(indices), dtype=np.float64), indices, indptr), shape=shape)
+        counts.sum_duplicates()
+        return counts
+
+    def fit(self, counts: sparse.csr_matrix) -> None:
+        documents = np.bincount(counts.indices, minlength=counts.shape[1])
+        self.idf = np.log((1 + counts.shape[0]) / (1 + documents)) + 1
+
+    def weigh(self, counts: sparse.csr_matrix) -> sparse.csr_matrix:
+        weighted = sparse.csr_matrix(counts.multiply(self.idf))
+        norms = np.sqrt(np.asarray(weighted.multiply(weighted).sum(axis=1)).ravel())
+        norms[norms == 0] = 1
+        return sparse.csr_matrix(weighted.multiply(1 / norms[:, None]), dtype=np.float32)
+
+
 class QuestionIndex:
     def __init__(self, questions: Iterable[MotherQuestion], tokenizer: str = "char_ngram") -> None:
         self.questions: tuple[MotherQuestion, ...] = tuple(questions)
         self.tokenizer = tokenizer
         analyzer = get_tokenizer(tokenizer)
         n = len(self.questions)
-        self._counter = CountVectorizer(analyzer=analyzer, dtype=np.float32)
-        self._weigher = TfidfTransformer()
+        self._tfidf = _Tfidf(analyzer)
         stems = [q.stem for q in self.questions]
         rests = ["\n".join((*q.options, q.point)) for q in self.questions]
-        try:
-            counts = self._counter.fit_transform(stems + rests)
-        except ValueError:  # no question, or none with a single word character: nothing can ever match
-            self._fitted = False
-            counts = sparse.csr_matrix((2 * n, 0), dtype=np.float32)
-        else:
-            self._fitted = True
+        counts = self._tfidf.count(stems + rests, learn=True)
+        # No question, or none with a single word character: nothing can ever match.
+        self._fitted = bool(self._tfidf.vocabulary)
         stem_counts = counts[:n]
-        whole = self._weigher.fit_transform(stem_counts + counts[n:]) if self._fitted else stem_counts
-        stem_only = self._weigher.transform(stem_counts) if self._fitted else stem_counts
+        whole_counts = stem_counts + counts[n:]
+        self._tfidf.fit(whole_counts)
+        whole = self._tfidf.weigh(whole_counts)
+        stem_only = self._tfidf.weigh(stem_counts)
 
         self._stems_t = stem_only.T.tocsr().astype(np.float32)
         types = np.array([QUESTION_TYPES.index(q.qtype) for q in self.questions], dtype=np.int8)
@@ -123,7 +157,7 @@ class QuestionIndex:
     def _vector(self, text: str) -> sparse.csr_matrix:
         if not self._fitted:
             return sparse.csr_matrix((1, 0), dtype=np.float32)
-        return self._weigher.transform(self._counter.transform([text])).astype(np.float32)
+        return self._tfidf.weigh(self._tfidf.count([text]))
 
 
 def _dot(query: sparse.csr_matrix, transposed: sparse.csr_matrix) -> np.ndarray:

@@ -15,7 +15,7 @@ from calc.registry import REGISTRY
 from retrieval.models import MASTERY_LEVELS, CalcExample, KeyParam, Slice
 from retrieval.normalize import clean_multiline, clean_text, join_path, parse_mastery, split_path, stable_id
 from retrieval.problems import Problem, ProblemLog
-from retrieval.tables import cell_text, json_object, read_table, require_columns
+from retrieval.tables import cell_text, json_object, read_table, require_columns, unusable_numbers
 
 PATH = "完整路径"
 MASTERY = "掌握程度"
@@ -51,12 +51,22 @@ def load_kb(path: Path, label: str | None = None) -> KbResult:
             result.slices.append(Slice(id=slice_id, path=levels, source=f"{log.file}:{row}", **fields))
     if not result.slices and not log.has_fatal:
         log.fatal("no usable rows")
+    elif result.slices and all(len(s.path) == 2 for s in result.slices):
+        log.add(
+            None,
+            PATH,
+            "every path has only two levels (篇 > 章): each row is a whole chapter, so questions cannot be "
+            "aimed at a 节 or a knowledge point; were the deeper levels lost in the export?",
+            "warning",
+        )
     return result
 
 
 def _slice(
     values: dict[str, Any], row: int, log: ProblemLog
 ) -> tuple[tuple[str, ...], dict[str, Any]] | None:
+    if _refuse_numbers(values, row, log):
+        return None
     raw_path = cell_text(values.get(PATH))
     if not raw_path or not raw_path.strip():
         log.add(row, PATH, "empty path")
@@ -92,6 +102,8 @@ def _structured(raw: object, row: int, log: ProblemLog) -> dict[str, Any] | None
     if isinstance(content, str):
         log.add(row, STRUCTURED, content)
         return None
+    if isinstance(raw, str) and _refuse_numbers({STRUCTURED: content}, row, log):
+        return None
     parts = [_text(content, key, row, log) for key in ("context_before", "context_after")]
     fields: dict[str, Any] = {"text": "\n".join(p for p in parts if p)}
     for key in _TEXT_LISTS:
@@ -101,6 +113,14 @@ def _structured(raw: object, row: int, log: ProblemLog) -> dict[str, Any] | None
         _items(content.get("calc_examples"), "calc_examples", row, log, _calc_example)
     )
     return fields
+
+
+def _refuse_numbers(values: dict[str, Any], row: int, log: ProblemLog) -> bool:
+    """Reports every NaN, Infinity or absurd figure in the row; True when the row must be skipped."""
+    found = [problem for column, value in values.items() for problem in unusable_numbers(value, column)]
+    for where, reason in found:
+        log.add(row, where, reason)
+    return bool(found)
 
 
 def _text(content: dict[str, Any], key: str, row: int, log: ProblemLog) -> str:

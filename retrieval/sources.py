@@ -44,10 +44,11 @@ def display_name(path: Path) -> str:
         return str(path)
 
 
-def load_sources(kb_path: str | Path, bank_path: str | Path) -> Sources:
+def load_sources(kb_path: str | Path, bank_path: str | Path, max_stem: int | None = None) -> Sources:
+    """`max_stem`: report bank stems longer than this many characters (None: no limit)."""
     kb_file, bank_file = Path(kb_path), Path(bank_path)
     kb = load_kb(kb_file, display_name(kb_file))
-    bank = load_bank(bank_file, display_name(bank_file))
+    bank = load_bank(bank_file, display_name(bank_file), max_stem)
     questions, alignment_problems = align_questions(bank.questions, kb.slices)
     if not kb.slices:
         alignment_problems = []  # with no chapters to match, "matches nothing" says nothing new

@@ -14,13 +14,22 @@ import csv
 import datetime as dt
 import io
 import json
+import math
 import re
-from collections.abc import Iterable
+import stat
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from python_calamine import CalamineError, CalamineWorkbook
+from python_calamine import (
+    CalamineError,
+    CalamineWorkbook,
+    PasswordError,
+    WorksheetNotFound,
+    XmlError,
+    ZipError,
+)
 
 from retrieval.problems import ProblemLog
 
@@ -30,6 +39,17 @@ EXCEL_SUFFIXES = frozenset({".xlsx", ".xlsm", ".xls", ".ods"})
 CSV_ENCODINGS = ("utf-8-sig", "gb18030")  # GB18030 is a superset of GBK and GB2312
 _EXCEL_MAGIC = (b"PK\x03\x04", b"\xd0\xcf\x11\xe0")
 _WHITESPACE = re.compile(r"\s+")
+# No figure in a textbook or an exam comes near this; a larger one is an export or unit error (1e308, 1e20).
+ABSURD_MAGNITUDE = 1e15
+# How exports write a missing or overflowing number: bare NaN (`json.dumps`), "nan" (pandas), "inf".
+_NON_FINITE_TEXT = re.compile(r"^[+-]?(?:nan|inf|infinity)$", re.IGNORECASE)
+# Why calamine refused a workbook, in words: its own messages name parser internals ("t", "EOCD").
+_EXCEL_FAULTS: tuple[tuple[type[CalamineError], str], ...] = (
+    (ZipError, "the workbook archive is incomplete or damaged (cut off during a copy or download?)"),
+    (XmlError, "sheet XML is cut off or malformed (the workbook was not saved completely?)"),
+    (WorksheetNotFound, "the workbook lists a sheet whose data is missing"),
+    (PasswordError, "the workbook is password-protected; save an unprotected copy"),
+)
 
 
 @dataclass
@@ -71,8 +91,37 @@ def cell_text(value: object) -> str | None:
     return str(value)
 
 
+def unusable_numbers(value: object, field: str) -> Iterator[tuple[str, str]]:
+    """(field, reason) for every number in a cell or inside its JSON that is not finite or absurdly large.
+
+    Such a value would be stated as fact ("科目数为nan个"), and no comparison downstream is defined for it, so
+    the importers refuse the row rather than carry it. Text counts only when it is nothing but a non-finite
+    word: a number inside a sentence is the sentence's business.
+    """
+    if isinstance(value, bool):
+        return
+    if isinstance(value, float) and not math.isfinite(value):
+        yield field, f"{value} is not a number (a missing value written as NaN or Infinity?)"
+    elif isinstance(value, int | float) and abs(value) >= ABSURD_MAGNITUDE:
+        yield field, f"{value:.3g} is beyond any plausible figure (≥ {ABSURD_MAGNITUDE:.0e})"
+    elif isinstance(value, str) and _NON_FINITE_TEXT.match(value.strip()):
+        yield field, f"'{value.strip()}' is not a number (a missing value written as NaN or Infinity?)"
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from unusable_numbers(item, f"{field}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from unusable_numbers(item, f"{field}[{index}]")
+
+
 def _read_any(path: Path, log: ProblemLog) -> Table | None:
     try:
+        mode = path.stat().st_mode
+        if not stat.S_ISREG(mode):
+            # Reading a FIFO or a terminal would wait forever for data that may never come.
+            kind = "a folder" if stat.S_ISDIR(mode) else "a pipe, device or socket"
+            log.fatal(f"not a regular file but {kind}; give the path of a data file")
+            return None
         data = path.read_bytes()
     except OSError as exc:
         log.fatal(f"cannot read the file: {exc.strerror or exc}")
@@ -155,7 +204,8 @@ def _read_excel(path: Path, log: ProblemLog) -> Table | None:
         sheets = [workbook.get_sheet_by_name(name) for name in workbook.sheet_names]
         grids = [(sheet.name, sheet.to_python(skip_empty_area=False)) for sheet in sheets]
     except CalamineError as exc:
-        log.fatal(f"not a readable spreadsheet ({exc})")
+        reason = next((words for kind, words in _EXCEL_FAULTS if isinstance(exc, kind)), None)
+        log.fatal(f"not a readable spreadsheet: {reason or exc}")
         return None
     # Workbooks often open with an empty or cover sheet: use the first one that has content.
     for name, grid in grids:
@@ -201,7 +251,18 @@ def _read_csv(data: bytes, delimiter: str, log: ProblemLog) -> Table | None:
     except csv.Error as exc:
         log.fatal(f"not a CSV table ({exc})")
         return None
-    return _table_from_grid(grid, f"csv, {encoding}", log)
+    table = _table_from_grid(grid, f"csv, {encoding}", log)
+    if delimiter == "," and len(table.columns) <= 1 and table.header_row is not None:
+        header = grid[table.header_row - 1]
+        if any("\t" in str(cell) for cell in header):
+            log.add(
+                table.header_row,
+                "file",
+                "the header is separated by tabs, not commas: name the file .tsv, or save it as "
+                "comma-separated CSV",
+                "warning",
+            )
+    return table
 
 
 def _read_jsonl(data: bytes, log: ProblemLog) -> Table | None:

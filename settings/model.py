@@ -19,6 +19,7 @@ class DataSettings(_Section):
     knowledge_base: Path = Path("data/knowledge_base.jsonl")
     question_bank: Path = Path("data/question_bank.xlsx")
     facts_cache: Path = Path("var/facts")
+    max_stem: int = Field(1000, ge=1)
 
 
 class RetrievalSettings(_Section):

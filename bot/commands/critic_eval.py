@@ -6,10 +6,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
-from graph.evaluation import TARGETS, Evaluation, Tally, evaluate, library_of
-from retrieval.sources import load_sources
-from settings import Settings
+if TYPE_CHECKING:
+    from graph.evaluation import Evaluation, Tally
+    from settings import Settings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,6 +39,8 @@ def _rows(title: str, tallies: dict[str, Tally], overall: float, target: float, 
 
 
 def report(result: Evaluation, bank: str, kb: str) -> str:
+    from graph.evaluation import TARGETS
+
     meets = result.meets()
     lines = [
         f"bank: {bank} ({result.bank_size} questions)   knowledge base: {kb}",
@@ -57,6 +60,9 @@ def report(result: Evaluation, bank: str, kb: str) -> str:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
+    from graph.evaluation import evaluate, library_of
+    from retrieval.sources import load_sources
+
     kb = args.kb or settings.data.knowledge_base
     bank = args.bank or settings.data.question_bank
     sources = load_sources(kb, bank)

@@ -11,12 +11,14 @@ import json
 import unicodedata
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from retrieval.compiler import CompileSummary, compile_kb, summarise
 from retrieval.models import QUESTION_TYPES, QuestionType
 from retrieval.sources import Sources, display_name, load_sources
-from settings import Settings
+
+if TYPE_CHECKING:
+    from retrieval.compiler import CompileSummary
+    from settings import Settings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,9 +32,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
+    from retrieval.compiler import compile_kb, summarise
+
     kb_path = args.kb or settings.data.knowledge_base
     bank_path = args.bank or settings.data.question_bank
-    sources = load_sources(kb_path, bank_path)
+    sources = load_sources(kb_path, bank_path, settings.data.max_stem)
     compiled = summarise(compile_kb(sources.slices, cache_dir=settings.data.facts_cache), sources.slices)
     if args.json:
         print(json.dumps(summary(sources, compiled), ensure_ascii=False, indent=2))

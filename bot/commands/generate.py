@@ -1,20 +1,29 @@
-"""`python -m bot generate`: questions from the command line, through the same loop the bot uses."""
+"""`python -m bot generate`: questions from the command line, through the same loop the bot uses.
+
+Each question is printed the moment it is ready, so a run that is killed keeps what it printed; with
+`--resume ID` its threads are named `ID-1`, `ID-2` … and a rerun with the same ID skips the finished
+ones, finishes the interrupted one from its checkpoint and generates the rest.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import re
 import sys
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
-from graph.service import GenerationService, Progress, Result
-from retrieval.sampler import NoSlicesError
-from retrieval.sources import load_sources
-from settings import Settings
+if TYPE_CHECKING:
+    from graph.events import Progress, Result
+    from graph.service import GenerationService
+    from settings import Settings
 
 # Threads of command-line runs live under this chat id, apart from every Telegram chat.
 CLI_CHAT_ID = 0
 _TYPE_NAMES = {"single": "单选题", "multi": "多选题", "judge": "判断题"}
+_RESUME_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,7 +37,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--calculation-only", action="store_true", help="only calculation knowledge points")
     parser.add_argument("--llm", choices=["offline", "openai"], help="override [llm] provider")
     parser.add_argument("--seed", type=int, help="override [graph] seed")
-    parser.add_argument("--json", action="store_true", help="print one JSON list instead of text")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print a JSON list, one item as each is ready")
+    output.add_argument("--jsonl", action="store_true", help="print one JSON object per line (JSON Lines)")
+    parser.add_argument(
+        "--resume",
+        metavar="ID",
+        help="name this batch; run again with the same ID to finish it without repeating finished questions",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -62,7 +78,54 @@ def as_json(result: Result) -> dict:
     }
 
 
+class _Output:
+    """Writes each result as it arrives and flushes, in the format asked for."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.format = "jsonl" if args.jsonl else "json" if args.json else "text"
+        self.written = 0
+
+    @property
+    def shows_progress(self) -> bool:
+        return self.format == "text"
+
+    def write(self, result: Result, number: int) -> None:
+        if self.format == "text":
+            text = render(result, number)
+        elif self.format == "jsonl":
+            text = json.dumps(as_json(result), ensure_ascii=False)
+        else:
+            item = json.dumps(as_json(result), ensure_ascii=False, indent=2)
+            text = ("[\n" if not self.written else ",\n") + item
+        self.written += 1
+        print(text, flush=True)
+
+    def close(self) -> None:
+        if self.format == "json":
+            print("]" if self.written else "[]", flush=True)
+
+
+async def _question(
+    service: GenerationService, args: argparse.Namespace, chapters: list[tuple[str, ...]] | None, number: int
+) -> AsyncIterator[Progress | Result] | None:
+    """The events of question `number`: a new generation, or the rest of an interrupted one; None when the
+    batch already finished it. The slice is drawn either way, so later questions match the first run's."""
+    request = service.new_request(CLI_CHAT_ID, args.qtype, args.mode, chapters, args.calculation_only)
+    if args.resume is None:
+        return service.stream(request)
+    request = request.model_copy(update={"question_id": f"{args.resume}-{number}"})
+    status = await service.thread_status(request.thread_id)
+    if status == "finished":
+        return None
+    return service.resume(request.thread_id) if status == "unfinished" else service.stream(request)
+
+
 async def _generate(args: argparse.Namespace, settings: Settings) -> int:
+    from graph.events import Progress, Result
+    from graph.service import GenerationService
+    from retrieval.sampler import NoSlicesError
+    from retrieval.sources import load_sources
+
     sources = load_sources(settings.data.knowledge_base, settings.data.question_bank)
     if sources.fatal:
         for problem in sources.fatal:
@@ -77,33 +140,35 @@ async def _generate(args: argparse.Namespace, settings: Settings) -> int:
             return 2
         chapters = [c.key for c in found]
     service = await GenerationService.open(settings, sources=sources)
+    output = _Output(args)
     results: list[Result] = []
     try:
         for number in range(1, args.count + 1):
             try:
-                request = service.new_request(
-                    CLI_CHAT_ID, args.qtype, args.mode, chapters, args.calculation_only
-                )
+                events = await _question(service, args, chapters, number)
             except NoSlicesError as exc:
                 print(f"no questions can be made: {exc}", file=sys.stderr)
                 return 2
-            async for event in service.stream(request):
-                if isinstance(event, Progress) and not args.json:
+            if events is None:
+                continue
+            async for event in events:
+                if isinstance(event, Progress) and output.shows_progress:
                     print(f"  · {event.node}: {event.verdict} {event.detail}".rstrip(), file=sys.stderr)
                 elif isinstance(event, Result):
                     results.append(event)
-                    if not args.json:
-                        print(render(event, number))
+                    output.write(event, number)
     finally:
+        output.close()
         await service.close()
-    if args.json:
-        print(json.dumps([as_json(r) for r in results], ensure_ascii=False, indent=2))
     return 0 if all(r.ok for r in results) else 1
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     if not 1 <= args.count <= 100:
         print("--count must be between 1 and 100", file=sys.stderr)
+        return 2
+    if args.resume is not None and not _RESUME_ID.match(args.resume):
+        print("--resume takes 1–40 letters, digits, _ or -", file=sys.stderr)
         return 2
     if args.llm:
         settings.llm.provider = args.llm

@@ -6,9 +6,6 @@ import argparse
 import asyncio
 import os
 
-from bot.app import build_application
-from bot.metrics import Metrics
-from bot.runner import configure_logging, serve_polling, serve_webhook, stop_on_signals
 from settings import Settings, StartupError
 
 
@@ -32,6 +29,10 @@ def bot_token(settings: Settings) -> str:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.app import build_application
+    from bot.metrics import Metrics
+    from bot.runner import configure_logging, serve_polling, serve_webhook, stop_on_signals
+
     configure_logging()
     telegram = settings.telegram
     token = bot_token(settings)
