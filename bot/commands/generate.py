@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--count", type=int, default=1, help="how many questions (1–100)")
     parser.add_argument("--calculation-only", action="store_true", help="only calculation knowledge points")
     parser.add_argument("--llm", choices=["offline", "openai"], help="override [llm] provider")
-    parser.add_argument("--seed", type=int, help="override [graph] seed")
+    parser.add_argument("--seed", type=_seed, help="override [graph] seed (0 to 2**64-1)")
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print a JSON list, one item as each is ready")
     output.add_argument("--jsonl", action="store_true", help="print one JSON object per line (JSON Lines)")
@@ -161,6 +161,17 @@ async def _generate(args: argparse.Namespace, settings: Settings) -> int:
         output.close()
         await service.close()
     return 0 if all(r.ok for r in results) else 1
+
+
+def _seed(text: str) -> int:
+    """The range [graph] seed accepts, checked by argparse so a bad value is a usage line, not a traceback."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError("must be between 0 and 2**64-1")
+    return value
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
