@@ -58,7 +58,6 @@ def test_a_bad_chapter_lists_the_valid_ones(tmp_path: Path, capsys):
     assert "unknown chapter '第九十九章'" in err and "第七章 买方税费" in err and "第十六章 规划指标" in err
 
 
-
 @pytest.mark.parametrize("seed", ["18446744073709551616", "-1", "abc"])
 def test_a_seed_out_of_range_is_a_usage_line_not_a_traceback(tmp_path: Path, capsys, seed: str):
     with pytest.raises(SystemExit) as exit_:
@@ -66,6 +65,7 @@ def test_a_seed_out_of_range_is_a_usage_line_not_a_traceback(tmp_path: Path, cap
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert "--seed" in err and "Traceback" not in err
+
 
 def test_run_without_a_token_says_which_variable_to_set(tmp_path: Path, capsys, monkeypatch):
     monkeypatch.delenv("TELEGRAM_BOT_TOKEN", raising=False)
