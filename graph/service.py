@@ -11,7 +11,7 @@ import zlib
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.types import Command
 

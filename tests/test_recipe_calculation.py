@@ -12,7 +12,7 @@ import pytest
 
 import calc
 from graph.authors.base import Task
-from graph.authors.calc_text import HOLDINGS, TELLINGS, Case, money, yuan
+from graph.authors.calc_text import HOLDINGS, TELLINGS, Case, Names, money, yuan
 from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.calculation import CalculationRecipe
 from graph.checks import run_checks
@@ -300,3 +300,16 @@ def test_a_first_month_payment_explains_its_formula() -> None:
     working = TELLINGS["equal_principal"].working(Case(args), result, "first_month")
     assert working.startswith("首月还款额=贷款本金÷还款月数+贷款本金×月利率")
     assert "4,166.67元" in working and "2,583.33元" in working and "首月还款额=6,750元" in working
+
+
+def test_total_interest_says_the_payment_is_not_rounded_and_its_equation_holds() -> None:
+    """Examiners struck 等额本息 interest stated to the fen without saying whether the monthly payment was
+    rounded (D2: rounded, the total differs), and an equation that does not hold with the numbers it shows."""
+    telling = TELLINGS["equal_installment"]
+    args = {"principal": 1_000_000.0, "years": 20, "annual_rate": 0.0305}
+    result = calc.run("equal_installment", args)
+    assert "未取整" in telling.ask(Case(args), Names(buyer="孙先生", seller="周女士"), "total_interest")
+    working = telling.working(Case(args), result, "total_interest")
+    shown = re.search(r"240×([\d.]+)−1,000,000", working)
+    assert shown is not None
+    assert abs(240 * float(shown.group(1)) - 1_000_000 - result["total_interest"]) < 0.05

@@ -622,12 +622,15 @@ class EqualInstallment(Telling):
 
     def ask(self, case: Case, names: Names, field: str) -> str:
         return (
-            f"{names.buyer}每月的还款额为" if field == "monthly_payment" else "整个还款期内支付的利息总额为"
+            f"{names.buyer}每月的还款额为"
+            if field == "monthly_payment"
+            else "按未取整的月还款额计算，整个还款期内支付的利息总额为"
         )
 
     def working(self, case: Case, result: dict, field: str) -> str:
         args = case.args
         months = args["years"] * 12
+        unrounded = (result["total_interest"] + args["principal"]) / months
         monthly = (
             f"月利率r={percent(args['annual_rate'])}÷12，还款月数n={args['years']}×12={months}，"
             f"月还款额=P×r×(1+r)^n÷[(1+r)^n−1]={yuan(result['monthly_payment'])}元"
@@ -635,8 +638,8 @@ class EqualInstallment(Telling):
         if field == "monthly_payment":
             return monthly
         return (
-            f"{monthly}；利息总额=n×月还款额−P={months}×{yuan(result['monthly_payment'])}−"
-            f"{yuan(args['principal'])}={yuan(result['total_interest'])}元（按未取整的月还款额计算）"
+            f"{monthly}；利息总额=n×月还款额−P，月还款额取未取整的{unrounded:.4f}元："
+            f"{months}×{unrounded:.4f}−{yuan(args['principal'])}≈{yuan(result['total_interest'])}元"
         )
 
     def mistakes(self, case: Case, field: str, quoted: tuple[float, ...]) -> list[Mistake]:
