@@ -22,8 +22,10 @@ from graph.grounding.book import Passage
 from graph.grounding.figures import number_check, other_case, outside_period, same
 from graph.grounding.lists import item_head, list_verdict, lists, names
 from graph.grounding.markers import (
+    _negations,
     breach,
     is_opposite,
+    modals,
     modal_flip,
     negation_flip,
     negatives,
@@ -31,7 +33,7 @@ from graph.grounding.markers import (
     polarity_clash,
     sequence,
 )
-from graph.grounding.text import GLUE, bare, content_runs, coverage, grams, normalise, numbers
+from graph.grounding.text import GLUE, bare, content_chars, content_runs, coverage, grams, normalise, numbers
 
 Verdict = Literal["supported", "contradicted", "unknown"]
 ALIGN = 0.6
@@ -69,6 +71,10 @@ _FILLER = re.compile(
 # Words that turn a rule round rather than change its subject: a swap involving them is the contradiction.
 _TURNING = re.compile(r"不|没|未|无|非|应|须|得|可")
 _WINDOW = 3
+# A phrase that only cites where a rule comes from: "《民法典》第九百六十五条规定", "按照《城市房地产管理法》".
+_CITATION = re.compile(r"(?:(?:依照|按照|根据|依据)?《[^》]{2,30}》(?:第[^，,]{1,12}条)?(?:的)?(?:规定|明确|要求|界定)?)")
+_LIST_PHRASES = re.compile(r"[，,；;。：:]")
+_ITEM_MARK = re.compile(r"^\s*(?:[（(]\d{1,2}[）)]|\d{1,2}[、.．]|[①-⑳])")
 
 
 @dataclass(frozen=True)
@@ -76,7 +82,8 @@ class Claim:
     """What is checked: a clause of a statement, the option it holds ("" if none), the whole statement
     with its stem, the option as a case whose numbers describe a situation ("" if none), the topic a
     short option must be about ("" if none needed), all the statement's clauses to ground (its scene
-    left out), and whether it states a conduct judged proper or not."""
+    left out), whether it states a conduct judged proper or not, and the other options when only one is
+    the answer (a list holding them too is what the stem picks from, not what it asks about)."""
 
     clause: str
     option: str = ""
@@ -85,6 +92,7 @@ class Claim:
     topic: str = ""
     asserted: str = ""
     conduct: bool = False
+    rivals: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -194,14 +202,16 @@ def _differences(opcodes: list[tuple[str, int, int, int, int]]) -> list[tuple[in
     return found
 
 
-def _added(words: str, written: str, opcodes: list[tuple[str, int, int, int, int]]) -> bool:
+def _added(words: str, said: str, written: str, opcodes: list[tuple[str, int, int, int, int]]) -> bool:
     """Words the statement adds inside what the source says change it when they are words the source has
-    in another place (the two parties of "由经纪机构与委托人协商" changing places), or one character that
-    makes another term ("抵押权人" for "抵押人", "教育费附加" for "地方教育附加")."""
+    in another place and the statement no longer says there (the two parties of "由经纪机构与委托人协商"
+    changing places; "房地产经纪机构" for "经纪机构" beside "房地产经纪人" only says more), or one
+    character that makes another term ("抵押权人" for "抵押人", "教育费附加" for "地方教育附加")."""
     if _FILLER.fullmatch(words):
         return False
     moved = [_words(written[j1:j2]) for tag, _, _, j1, j2 in opcodes if tag in ("insert", "replace")]
-    return len(words) == 1 or (len(words) >= _PARTY and any(words in elsewhere for elsewhere in moved))
+    swapped = any(words in elsewhere for elsewhere in moved) and said.count(words) <= written.count(words)
+    return len(words) == 1 or (len(words) >= _PARTY and swapped)
 
 
 def _hidden(said: str, at: int, dropped: str) -> tuple[str, str] | None:
@@ -253,12 +263,14 @@ def _partial(dropped: str) -> str:
     return parts[0] if len(parts) == 1 else parts[0] + "|" + parts[-1]
 
 
-def substitution(clause: str, source: str, added: bool = True) -> tuple[str, str] | None:
+def substitution(clause: str, source: str, added: bool = True, whole: str = "") -> tuple[str, str] | None:
     """(source words, statement words) where, between words both share, the statement has other words than
     the source ("房源的物理属性" for "房源的法律属性"), words of its own (`added`: "抵押权人" for "抵押人"),
-    or leaves out some of the source's ("一名经纪人或者两名协理" read as "一名协理")."""
+    or leaves out some of the source's ("一名经纪人或者两名协理" read as "一名协理"). `whole` is the
+    statement the clause is part of, if more."""
     written = _listed_content(source)
     runs = content_runs(clause)
+    stated = "".join(content_runs(whole)) if whole else "".join(runs)
     for said in (*runs, "".join(runs)) if len(runs) > 1 else runs:
         if len(said) < 4 or in_order(said, source) < 0.5:
             continue  # too short to place, or said somewhere else than in this source
@@ -270,7 +282,7 @@ def substitution(clause: str, source: str, added: bool = True) -> tuple[str, str
                 if hidden:
                     return hidden
             if mine and not theirs:  # words of the statement's own between words both share
-                if added and left >= 2 and right >= 2 and _added(mine, written, opcodes):
+                if added and left >= 2 and right >= 2 and _added(mine, stated, written, opcodes):
                     return "", said[i1:i2]
                 continue
             # a different first or last word counts where both texts start or end there
@@ -381,7 +393,7 @@ def _span(clause: str, passage: Passage) -> tuple[tuple[str, ...], int, int]:
     """The sentence's phrases and the first and last of the few adjacent ones that say what the clause
     says (in order): around the phrase that covers the clause best, the span of up to three that holds
     most of it."""
-    phrases = tuple(p for p in _PHRASES.split(passage.text) if p.strip())
+    phrases = tuple(p for p in _PHRASES.split(passage.text) if p.strip() and not _CITATION.fullmatch(p.strip()))
     if len(phrases) <= 1:
         return phrases, 0, len(phrases) - 1
     scores = [coverage(clause, grams(passage.lead + p)) for p in phrases]
@@ -398,10 +410,11 @@ def _span(clause: str, passage: Passage) -> tuple[tuple[str, ...], int, int]:
 
 
 def window(clause: str, passage: Passage) -> str:
-    """The few adjacent phrases of the sentence that say what the clause says, with the list lead."""
+    """The few adjacent phrases of the sentence that say what the clause says, with the list lead; a phrase
+    that only names the law the sentence cites ("按照《房地产经纪管理办法》，") says nothing of it."""
     phrases, low, high = _span(clause, passage)
     if len(phrases) <= 1:
-        return passage.lead + passage.text
+        return passage.lead + "，".join(phrases)
     return passage.lead + "，".join(phrases[low : high + 1])
 
 
@@ -425,6 +438,60 @@ def _other_head(claim: Claim, passage: Passage) -> str:
     if bare(own) in stem or not any(names(stem, bare(rival)) for rival in rivals):
         return ""
     return f"教材中“{claim.option}”属于“{own}”"
+
+
+def _item_of(option: str, item: str) -> bool:
+    """The option is the listed item in its words and order, perhaps shorter or longer by a little, with
+    the same figures ("以胁迫手段强迫客户成交" for "以胁迫、欺诈等手段强迫客户成交")."""
+    if len(_words(bare(option))) < 2 or len(_words(bare(item))) < 2:
+        return False
+    conflict, attested = number_check(normalise(option), normalise(item))
+    return (
+        coverage(option, grams(item)) >= OPTION_SUPPORT
+        and said_in(option, item) >= SUPPORT
+        and coverage(item, grams(option)) >= ALIGN
+        and not conflict
+        and attested
+        and polarity_clash(normalise(option), normalise(item)) is None
+    )
+
+
+def _markers(text: str) -> frozenset[str]:
+    """The modals and negations a text states, by meaning: a head asked with 不得 is not a lead with 可以."""
+    return frozenset(m.meaning for m in modals(text)) | ({"not"} if _negations(text) else set())
+
+
+def listed_under(claim: Claim, passage: Passage) -> str:
+    """The head a fill-in option is asked under ("下列属于禁止行为的有〔…〕", "可以扣除的有〔…〕") when the
+    sentence lists the option as one of its items and says the head: the items of a numbered list under
+    its lead, or of the one list a sentence makes. Exam frames put the option last where the textbook puts
+    its list after the head or before what is said of it ("因继承、赠与取得房屋的，应当申请转移登记"), so
+    the head is compared whole, not in the frame's order. "" when the sentence is not such a list."""
+    if not claim.option or claim.option not in claim.clause or passage.keys or passage.example:
+        return ""
+    head = claim.clause.replace(claim.option, "，", 1)
+    if len(content_chars(head)) < 2:
+        return ""
+    if passage.lead:
+        items, said = (_ITEM_MARK.sub("", passage.text).rstrip("。；;"),), passage.lead
+    else:
+        found = lists(passage.norm)
+        if len(found) != 1:
+            return ""  # several lists: which head the option falls under is the list check's business
+        phrases = [p for p in _LIST_PHRASES.split(passage.norm) if p]
+        at = next(i for i, p in enumerate(phrases) if all(item in p for item in found[0][1]))
+        items, said = found[0][1], "，".join(phrases[max(0, at - 1) : at + 2])
+    if not any(_item_of(claim.option, item) for item in items) or any(
+        _item_of(rival, item) for rival in claim.rivals for item in items
+    ):
+        return ""
+    if coverage(head, grams(said)) < SUPPORT or in_order(head, said) < ALIGN:
+        return ""
+    stated, written = normalise(claim.clause), normalise(f"{said}，{'，'.join(items)}")
+    conflict, attested = number_check(stated, written)
+    if conflict or not attested or _markers(normalise(head)) != _markers(normalise(said)):
+        return ""
+    return f"教材所列“{_words(''.join(content_runs(said)))[:20]}”中有此项"
 
 
 def _contradiction(claim: Claim, passage: Passage) -> str:
@@ -458,6 +525,9 @@ def check_clause(claim: Claim, passage: Passage) -> ClauseCheck:
     listed, reason = ("", "") if passage.keys else list_verdict(claim.clause, claim.option, passage)
     if listed:  # (a table cell's list belongs to its row: the cell checks read it)
         return ClauseCheck(listed, reason, passage, covered)
+    under = listed_under(claim, passage)
+    if under:
+        return ClauseCheck("supported", under, passage, covered)
     other_head = _other_head(claim, passage)
     if other_head:
         return ClauseCheck("contradicted", other_head, passage, covered)
@@ -552,7 +622,7 @@ def _support(claim: Claim, passage: Passage, covered: float) -> ClauseCheck:
         (
             found
             for piece in pieces
-            if (found := substitution(piece, span) or _phrase_substitution(piece, span))
+            if (found := substitution(piece, span, whole=claim.clause) or _phrase_substitution(piece, span))
         ),
         None,
     )
