@@ -22,10 +22,9 @@ from graph.grounding.book import Passage
 from graph.grounding.figures import number_check, other_case, outside_period, same
 from graph.grounding.lists import item_head, list_verdict, lists, names
 from graph.grounding.markers import (
-    _negations,
     breach,
     is_opposite,
-    modals,
+    marker_meanings,
     modal_flip,
     negation_flip,
     negatives,
@@ -38,6 +37,9 @@ from graph.grounding.text import GLUE, bare, content_chars, content_runs, covera
 Verdict = Literal["supported", "contradicted", "unknown"]
 ALIGN = 0.6
 SUPPORT = 0.8
+# A paraphrase keeps this share of what it says in the sentence's order; its other words are still held to
+# the sentence (no word of its own in the source's place, every figure, modal and negation the same).
+PARAPHRASE = 0.7
 # A sentence contradicts only a statement that names most of what the sentence says (its conditions
 # included): "非住宅类…550元" says nothing about a 车库's fee.
 REVERSE_ALIGN = 0.6
@@ -71,8 +73,12 @@ _FILLER = re.compile(
 # Words that turn a rule round rather than change its subject: a swap involving them is the contradiction.
 _TURNING = re.compile(r"不|没|未|无|非|应|须|得|可")
 _WINDOW = 3
-# A phrase that only cites where a rule comes from: "《民法典》第九百六十五条规定", "按照《城市房地产管理法》".
-_CITATION = re.compile(r"(?:(?:依照|按照|根据|依据)?《[^》]{2,30}》(?:第[^，,]{1,12}条)?(?:的)?(?:规定|明确|要求|界定)?)")
+# A phrase that only cites where a rule comes from ("《民法典》第九百六十五条规定", "按照《物权法》").
+_CITATION = re.compile(
+    r"(?:(?:依照|按照|根据|依据)?《[^》]{2,30}》(?:第[^，,]{1,12}条)?(?:的)?(?:规定|明确|要求|界定)?)"
+)
+# How much better a phrase of a sentence must name the statement's case than any other phrase with a figure.
+_CASE_MARGIN = 0.2
 _LIST_PHRASES = re.compile(r"[，,；;。：:]")
 _ITEM_MARK = re.compile(r"^\s*(?:[（(]\d{1,2}[）)]|\d{1,2}[、.．]|[①-⑳])")
 
@@ -148,7 +154,10 @@ def _cell_support(claim: Claim, passage: Passage, covered: float) -> ClauseCheck
     conflict, attested = number_check(normalise(stated), passage.norm, claim.case)
     if conflict or not attested:
         return ClauseCheck("unknown", "题目中的数值与表格不一致", passage, covered)
-    if polarity_clash(normalise(stated), passage.norm):
+    held = negatives(passage.norm)
+    if polarity_clash(normalise(stated), passage.norm) or any(
+        not any(act & other for other in held) for act in negatives(normalise(stated))
+    ):  # a cell states what holds: a prohibition or negation the cell lacks is the statement's own
         return ClauseCheck("unknown", "禁止、免除或否定与教材表格不对应", passage, covered)
     return ClauseCheck("supported", "与教材表格一致", passage, covered)
 
@@ -393,7 +402,9 @@ def _span(clause: str, passage: Passage) -> tuple[tuple[str, ...], int, int]:
     """The sentence's phrases and the first and last of the few adjacent ones that say what the clause
     says (in order): around the phrase that covers the clause best, the span of up to three that holds
     most of it."""
-    phrases = tuple(p for p in _PHRASES.split(passage.text) if p.strip() and not _CITATION.fullmatch(p.strip()))
+    phrases = tuple(
+        p for p in _PHRASES.split(passage.text) if p.strip() and not _CITATION.fullmatch(p.strip())
+    )
     if len(phrases) <= 1:
         return phrases, 0, len(phrases) - 1
     scores = [coverage(clause, grams(passage.lead + p)) for p in phrases]
@@ -428,6 +439,15 @@ def _unstated_condition(claim: Claim, passage: Passage) -> str:
     return "" if coverage(condition, grams(claim.whole or claim.clause)) >= ALIGN else condition
 
 
+def _only_condition(claim: Claim, passage: Passage) -> bool:
+    """The whole statement is the condition a rule of the sentence opens with ("卖方持有满5年且为家庭唯一
+    住房时，…免征"): a case restated asserts nothing the rule says, however well it matches."""
+    if (claim.asserted or claim.clause) != claim.clause:
+        return False  # one clause of several: the condition of what the others say
+    phrases, _, high = _span(claim.clause, passage)
+    return high < len(phrases) - 1 and _CONDITION.search(phrases[high].rstrip()) is not None
+
+
 def _other_head(claim: Claim, passage: Passage) -> str:
     """An option the item of a list states, asked about under another head its lead lists: "〔朝向〕属于
     法律属性" against "由物理属性、法律属性…构成：（1）物理属性是指…朝向…"."""
@@ -454,11 +474,6 @@ def _item_of(option: str, item: str) -> bool:
         and attested
         and polarity_clash(normalise(option), normalise(item)) is None
     )
-
-
-def _markers(text: str) -> frozenset[str]:
-    """The modals and negations a text states, by meaning: a head asked with 不得 is not a lead with 可以."""
-    return frozenset(m.meaning for m in modals(text)) | ({"not"} if _negations(text) else set())
 
 
 def listed_under(claim: Claim, passage: Passage) -> str:
@@ -489,7 +504,7 @@ def listed_under(claim: Claim, passage: Passage) -> str:
         return ""
     stated, written = normalise(claim.clause), normalise(f"{said}，{'，'.join(items)}")
     conflict, attested = number_check(stated, written)
-    if conflict or not attested or _markers(normalise(head)) != _markers(normalise(said)):
+    if conflict or not attested or marker_meanings(normalise(head)) != marker_meanings(normalise(said)):
         return ""
     return f"教材所列“{_words(''.join(content_runs(said)))[:20]}”中有此项"
 
@@ -586,6 +601,29 @@ def _together(pieces: tuple[str, ...], passage: Passage) -> bool:
     return max(places) - min(places) <= 1
 
 
+def figure_of_another_case(said: str, source: str) -> str:
+    """The phrase of a sentence giving figures for several cases whose case the statement names, when its
+    figure is not the statement's ("已购公房…最高为15%，商品房及其他住房最高为10%" read as "商品房…上限为
+    15%"): each figure is read from the phrase of its own case. "" when no phrase is clearly the
+    statement's case."""
+    phrases = [(p, numbers(normalise(p))) for p in _PHRASES.split(source) if p.strip()]
+    for number in numbers(said):
+        if number.unit == "date":
+            continue
+        holding = [
+            (coverage(phrase, grams(said)), phrase, found)
+            for phrase, found in phrases
+            if any(n.unit == number.unit for n in found)
+        ]
+        if len(holding) < 2:
+            continue
+        holding.sort(key=lambda item: -item[0])
+        (best, phrase, found), second = holding[0], holding[1][0]
+        if best - second >= _CASE_MARGIN and not any(same(n, number) for n in found):
+            return phrase
+    return ""
+
+
 def _support(claim: Claim, passage: Passage, covered: float) -> ClauseCheck:
     def unknown(reason: str) -> ClauseCheck:
         return ClauseCheck("unknown", reason, passage, covered)
@@ -595,7 +633,7 @@ def _support(claim: Claim, passage: Passage, covered: float) -> ClauseCheck:
     span = window(claim.clause, passage)
     said, written = normalise(claim.clause), normalise(span)
     pieces = _pieces(claim)
-    if _said(pieces, span) < SUPPORT or not _together(pieces, passage):
+    if _said(pieces, span) < PARAPHRASE or not _together(pieces, passage):
         return unknown("教材中只有部分相近的表述")
     if claim.option and coverage(claim.option, grams(span)) < OPTION_SUPPORT:
         return unknown("选项内容不在对应的教材句子中")
@@ -616,6 +654,9 @@ def _support(claim: Claim, passage: Passage, covered: float) -> ClauseCheck:
     conflict, attested = number_check(said, written, claim.case)
     if conflict or not attested:
         return unknown("题目中的数值与对应的教材句子不一致")
+    other = figure_of_another_case(said, passage.text) if not claim.case else ""
+    if other:
+        return unknown(f"题目所述情形在教材中为“{other}”")
     if len(pieces) > 1 and not passage.lead and in_order(claim.clause, span) >= SUPPORT:
         pieces = (claim.clause, *pieces)  # one sentence said in its order: compared whole as well
     swapped = next(
@@ -636,6 +677,8 @@ def _support(claim: Claim, passage: Passage, covered: float) -> ClauseCheck:
         return unknown(f"教材的说法有所保留：“{_HEDGE.search(written).group()}”")
     if _role_swapped(said, written):
         return unknown("题目所说的对象在教材中是别的事物的组成部分")
+    if _only_condition(claim, passage):
+        return unknown("题目只说了教材规定的前提，没有说规定本身")
     condition = _unstated_condition(claim, passage)
     if condition:
         return unknown(f"教材此说以“{condition}”为前提，题目未说明")

@@ -87,6 +87,11 @@ def modal_flip(said: str, written: str) -> tuple[str, str] | None:
     return None
 
 
+def marker_meanings(text: str) -> frozenset[str]:
+    """The modals and negations normalised text states, by meaning: "不得分摊的" is not "可以分摊的"."""
+    return frozenset(m.meaning for m in modals(text)) | ({"not"} if _negations(text) else set())
+
+
 def negatives(text: str) -> list[frozenset[str]]:
     """What each prohibition, exemption or negation of normalised text governs (as bigrams)."""
     governed = [_after(text, m.end) for m in modals(text) if m.meaning in ("不得", "无需")]
