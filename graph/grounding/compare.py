@@ -477,11 +477,12 @@ def _item_of(option: str, item: str) -> bool:
 
 
 def listed_under(claim: Claim, passage: Passage) -> str:
-    """The head a fill-in option is asked under ("下列属于禁止行为的有〔…〕", "可以扣除的有〔…〕") when the
-    sentence lists the option as one of its items and says the head: the items of a numbered list under
-    its lead, or of the one list a sentence makes. Exam frames put the option last where the textbook puts
-    its list after the head or before what is said of it ("因继承、赠与取得房屋的，应当申请转移登记"), so
-    the head is compared whole, not in the frame's order. "" when the sentence is not such a list."""
+    """Why the sentence supports a fill-in option asked under a head ("下列违反执业规范的行为有〔…〕",
+    "…为计税依据缴纳的有〔…〕"): it lists the option as one of its items — of a numbered list under its
+    lead, or of the one list the sentence makes — and says the head with the same figures, modals and
+    negations. Exam frames put the option last where the textbook names its items before what is said of
+    them, so the head is compared whole, not in the frame's order. "" when the sentence is no such list, or
+    another option of a one-answer question is listed beside it (then the stem asks which, not whether)."""
     if not claim.option or claim.option not in claim.clause or passage.keys or passage.example:
         return ""
     head = claim.clause.replace(claim.option, "，", 1)
@@ -494,11 +495,12 @@ def listed_under(claim: Claim, passage: Passage) -> str:
         if len(found) != 1:
             return ""  # several lists: which head the option falls under is the list check's business
         phrases = [p for p in _LIST_PHRASES.split(passage.norm) if p]
-        at = next(i for i, p in enumerate(phrases) if all(item in p for item in found[0][1]))
+        at = next((i for i, p in enumerate(phrases) if all(item in p for item in found[0][1])), None)
+        if at is None:
+            return ""
         items, said = found[0][1], "，".join(phrases[max(0, at - 1) : at + 2])
-    if not any(_item_of(claim.option, item) for item in items) or any(
-        _item_of(rival, item) for rival in claim.rivals for item in items
-    ):
+    listed = next((item for item in items if _item_of(claim.option, item)), "")
+    if not listed or any(_item_of(rival, item) for rival in claim.rivals for item in items):
         return ""
     if coverage(head, grams(said)) < SUPPORT or in_order(head, said) < ALIGN:
         return ""
@@ -506,7 +508,7 @@ def listed_under(claim: Claim, passage: Passage) -> str:
     conflict, attested = number_check(stated, written)
     if conflict or not attested or marker_meanings(normalise(head)) != marker_meanings(normalise(said)):
         return ""
-    return f"教材所列“{_words(''.join(content_runs(said)))[:20]}”中有此项"
+    return f"教材列举的各项中有“{listed}”"
 
 
 def _contradiction(claim: Claim, passage: Passage) -> str:
