@@ -276,6 +276,12 @@ PARAPHRASED = [
         ("exemption", "卖方持有满5年且为家庭唯一住房时，增值税和个人所得税都免征。", ()),
         ("pricing", "房地产经纪服务实行市场调节价，佣金标准由经纪机构与委托人协商确定。", ()),
         (
+            "fairness",
+            "公平竞争要求经纪人员凭服务质量争取客户，"
+            "不得以贬低、诋毁其他经纪机构或者同行的服务质量等不正当手段招揽业务。",
+            (),
+        ),
+        (
             "surtax",
             "缴纳增值税的卖方，还应当以实际缴纳的增值税税额为计税依据，"
             "缴纳城市维护建设税、教育费附加和地方教育附加，合称附加税费。",
@@ -299,6 +305,12 @@ def said_of(statement: str, slice_id: str) -> str:
 def test_what_cannot_be_done_is_a_prohibition_its_permission_contradicts():
     assert said_of("在合同注销前不能再与他人网签", "netsign") == "supported"
     assert said_of("在合同注销前可以再与他人网签", "netsign") == "contradicted"
+
+
+def test_an_act_the_source_forbids_its_doer_is_contradicted_word_for_word_whatever_else_is_said():
+    permitted = "经纪人员向客户推介房源时，为争取客户可以贬低其他经纪机构的服务质量"
+    assert said_of(permitted, "fairness") == "contradicted"
+    assert said_of("委托人可以贬低其他经纪机构的服务质量", "fairness") == "unknown"  # not its doer
 
 
 def test_a_figure_is_read_from_the_phrase_of_its_own_case():

@@ -22,6 +22,7 @@ from graph.grounding.book import Passage
 from graph.grounding.figures import number_check, other_case, outside_period, same
 from graph.grounding.lists import item_head, list_verdict, lists, names
 from graph.grounding.markers import (
+    act_flip,
     breach,
     is_opposite,
     marker_meanings,
@@ -558,6 +559,10 @@ def check_clause(claim: Claim, passage: Passage) -> ClauseCheck:
         reason = _contradiction(claim, passage)
         if reason:
             return ClauseCheck("contradicted", reason, passage, covered)
+    elif not passage.example and not passage.keys and not _unstated_condition(claim, passage):
+        flip = act_flip(normalise(claim.clause), passage.norm)
+        if flip:
+            return ClauseCheck("contradicted", f"{flip[0]}→{flip[1]}", passage, covered)
     return _support(claim, passage, covered)
 
 
