@@ -274,6 +274,11 @@ PARAPHRASED = [
             (),
         ),
         ("exemption", "卖方持有满5年且为家庭唯一住房时，增值税和个人所得税都免征。", ()),
+        (
+            "terms",
+            "土地使用权出让最高年限按用途确定：（1）居住用地70年；（2）工业用地50年；（3）商业用地40年。",
+            (),
+        ),
         ("pricing", "房地产经纪服务实行市场调节价，佣金标准由经纪机构与委托人协商确定。", ()),
         (
             "fairness",
@@ -354,6 +359,9 @@ def test_the_condition_of_a_rule_alone_asserts_nothing():
 def test_a_paraphrase_that_keeps_most_of_the_sentence_in_order_is_supported():
     assert said_of("目前我国房地产经纪服务收费实行市场调节价", "pricing") == "supported"
     assert said_of("目前我国房地产经纪服务收费实行政府指导价", "pricing") == "unknown"
+    # a word of its own naming another thing of the kind: another use's figure, in whatever order
+    assert said_of("工业用地的土地使用权出让最高年限为50年", "terms") == "supported"
+    assert said_of("居住用地的土地使用权出让最高年限为50年", "terms") != "supported"
 
 
 def test_an_option_asked_under_the_head_of_the_list_that_names_it_is_supported():

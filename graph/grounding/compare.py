@@ -337,6 +337,30 @@ def _phrase_substitution(clause: str, span: str) -> tuple[str, str] | None:
     return None
 
 
+def other_term(clause: str, source: str) -> tuple[str, str] | None:
+    """(source word, statement word) when a word of the statement's own names another thing of the kind the
+    source names with its own word before the same head ("居住用地" where the source has "工业用地"), in
+    whatever order the two sentences put their words."""
+    written = _words("".join(content_runs(source)))
+    pairs = {written[i : i + 2] for i in range(len(written) - 1)}
+    for run in content_runs(clause):
+        said = _words(run)
+        own = [not any(said[j : j + 2] in pairs for j in (i - 1, i) if j >= 0) for i in range(len(said))]
+        for end in range(2, len(said) - 1):
+            head = said[end : end + 2]
+            if not (own[end - 1] and own[end - 2]) or head not in pairs:
+                continue
+            start = end - 2
+            while start and own[start - 1]:
+                start -= 1
+            mine = said[start:end]
+            for at in (i for i in range(2, len(written) - 1) if written[i : i + 2] == head):
+                theirs = written[at - 2 : at]
+                if theirs not in said and not (pairs & {theirs}) - {theirs} and theirs[0] not in mine:
+                    return theirs + head, mine + head
+    return None
+
+
 def _difference(written: str, said: str) -> str:
     if not said:
         return f"教材为“{written}”，题目省略了该内容"
@@ -674,6 +698,7 @@ def _support(claim: Claim, passage: Passage, covered: float) -> ClauseCheck:
         ),
         None,
     )
+    swapped = swapped or other_term(claim.clause, span)
     if swapped:
         return unknown(_difference(*swapped))
     clash = polarity_clash(said, written)
