@@ -36,6 +36,7 @@ _GOVERNED = 16
 # An act said word for word: this much of the statement's act in the source's, of at least this many words.
 _ACT = 0.9
 _ACT_WORDS = 6
+# By whom the source names: this much of the words before the statement's modal in those before the source's.
 _DOER = 0.6
 # Modal pairs are left to `modal_flip`, which knows which modals contradict which; comparisons without a
 # number and a few more pairs exam statements turn around are added.
