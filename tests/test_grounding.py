@@ -233,6 +233,152 @@ def test_a_paraphrase_with_another_word_in_place_is_not_supported():
     assert "出售" in found.reason
 
 
+# --- paraphrases and the lies that hide in them -------------------------------------------------------
+
+PARAPHRASED = [
+    Slice(
+        id=id_,
+        path=("第九篇 改写", "第九章 改写", f"第一节 {id_}"),
+        mastery="掌握",
+        text=text,
+        tables=tables,
+    )
+    for id_, text, tables in (
+        ("netsign", "网签后系统会对该房屋作出已签约标记，在合同注销前无法再与他人网签。", ()),
+        (
+            "decoration",
+            "装修费用有扣除上限：已购公房和经济适用住房最高为房屋原值的15%，商品房及其他住房最高为房屋原值的10%。",
+            (),
+        ),
+        (
+            "shared",
+            "可以分摊的共有建筑面积主要有：（1）电梯井、管道井、楼梯间等为整幢楼服务的公共部位；"
+            "（2）为整幢楼服务的公共用房和管理用房。\n"
+            "不得分摊的建筑面积主要有：①作为独立使用的地下室、车棚、车库；②为多幢楼服务的警卫室、管理用房。",
+            (),
+        ),
+        (
+            "registers",
+            "不动产登记分为多种类型。",
+            (
+                "| 登记类型 | 适用情形 |\n|---|---|\n"
+                "| 异议登记 | 利害关系人认为登记簿记载错误而权利人不同意更正 |\n"
+                "| 更正登记 | 权利人、利害关系人认为登记簿记载错误 |",
+            ),
+        ),
+        ("term", "确定某一笔贷款的最长期限时，借款人年龄与贷款期限之和一般不超过70年。", ()),
+        (
+            "signing",
+            "按照《房地产经纪管理办法》，经纪服务合同应当加盖经纪机构印章，"
+            "并由从事该业务的一名房地产经纪人或者两名房地产经纪人协理签名。",
+            (),
+        ),
+        ("exemption", "卖方持有满5年且为家庭唯一住房时，增值税和个人所得税都免征。", ()),
+        (
+            "terms",
+            "土地使用权出让最高年限按用途确定：（1）居住用地70年；（2）工业用地50年；（3）商业用地40年。",
+            (),
+        ),
+        ("pricing", "房地产经纪服务实行市场调节价，佣金标准由经纪机构与委托人协商确定。", ()),
+        (
+            "fairness",
+            "公平竞争要求经纪人员凭服务质量争取客户，"
+            "不得以贬低、诋毁其他经纪机构或者同行的服务质量等不正当手段招揽业务。",
+            (),
+        ),
+        (
+            "surtax",
+            "缴纳增值税的卖方，还应当以实际缴纳的增值税税额为计税依据，"
+            "缴纳城市维护建设税、教育费附加和地方教育附加，合称附加税费。",
+            (),
+        ),
+    )
+]
+PARAPHRASES = {s.id: s for s in PARAPHRASED}
+PARAPHRASE_LIBRARY = SimpleNamespace(knowledge=KnowledgeIndex(PARAPHRASED), facts=FactBase(()))
+
+
+def verdicts(question: Question, slice_id: str) -> list[str]:
+    grounding = ground_question(question, PARAPHRASES[slice_id], PARAPHRASE_LIBRARY)
+    return [f.verdict for f in grounding.statements]
+
+
+def said_of(statement: str, slice_id: str) -> str:
+    return verdicts(judge(statement, "A", PARAPHRASES[slice_id]), slice_id)[0]
+
+
+def test_what_cannot_be_done_is_a_prohibition_its_permission_contradicts():
+    assert said_of("在合同注销前不能再与他人网签", "netsign") == "supported"
+    assert said_of("在合同注销前可以再与他人网签", "netsign") == "contradicted"
+
+
+def test_an_act_the_source_forbids_its_doer_is_contradicted_word_for_word_whatever_else_is_said():
+    permitted = "经纪人员向客户推介房源时，为争取客户可以贬低其他经纪机构的服务质量"
+    assert said_of(permitted, "fairness") == "contradicted"
+    assert said_of("委托人可以贬低其他经纪机构的服务质量", "fairness") == "unknown"  # not its doer
+
+
+def test_a_figure_is_read_from_the_phrase_of_its_own_case():
+    """One sentence, two cases with a figure each: the other case's figure is not this case's."""
+    assert said_of("商品房的装修费用扣除上限为房屋原值的15%", "decoration") != "supported"
+
+
+def test_a_list_item_is_said_under_its_own_lead():
+    item = "（1）电梯井、管道井、楼梯间等为整幢楼服务的公共部位"
+    assert said_of(f"可以分摊的共有建筑面积主要有：{item}", "shared") == "supported"
+    assert said_of(f"不得分摊的共有建筑面积主要有：{item}", "shared") == "contradicted"
+
+
+def test_a_table_cell_supports_no_prohibition_it_does_not_state():
+    case = "利害关系人认为登记簿记载错误而权利人不同意更正的"
+    assert said_of(f"{case}，可以申请异议登记", "registers") == "supported"
+    assert said_of(f"{case}，不得申请异议登记", "registers") == "unknown"
+
+
+def test_some_loan_is_no_person_so_its_figures_are_a_rule_not_a_case():
+    statement = "确定某一笔贷款的最长期限时，借款人年龄与贷款期限之和一般不超过{}年"
+    assert said_of(statement.format(70), "term") == "supported"
+    assert said_of(statement.format(57), "term") == "contradicted"
+
+
+def test_the_law_a_sentence_cites_and_a_fuller_name_are_no_other_words():
+    question = choice(
+        "房地产经纪服务合同应当加盖房地产经纪机构印章，并由从事该业务的（　）签名。",
+        ["一名房地产经纪人协理", "经纪机构的法定代表人", "一名房地产经纪人或者两名房地产经纪人协理"],
+        "C",
+        PARAPHRASES["signing"],
+    )
+    assert verdicts(question, "signing") == ["unknown", "unknown", "supported"]
+
+
+def test_the_condition_of_a_rule_alone_asserts_nothing():
+    assert said_of("卖方持有满5年且为家庭唯一住房时，个人所得税免征", "exemption") == "supported"
+    assert said_of("卖方持有5年且为家庭唯一住房", "exemption") == "unknown"
+
+
+def test_a_paraphrase_that_keeps_most_of_the_sentence_in_order_is_supported():
+    assert said_of("目前我国房地产经纪服务收费实行市场调节价", "pricing") == "supported"
+    assert said_of("目前我国房地产经纪服务收费实行政府指导价", "pricing") == "unknown"
+    # a word of its own naming another thing of the kind: another use's figure, in whatever order
+    assert said_of("工业用地的土地使用权出让最高年限为50年", "terms") == "supported"
+    assert said_of("居住用地的土地使用权出让最高年限为50年", "terms") != "supported"
+
+
+def test_an_option_asked_under_the_head_of_the_list_that_names_it_is_supported():
+    stem = "卖方缴纳增值税后，还应当以实际缴纳的增值税为计税依据缴纳的{}（　）。"
+    options = ["城市维护建设税", "教育费附加", "地方教育附加", "契税"]
+    surtax = PARAPHRASES["surtax"]
+    assert verdicts(choice(stem.format("有"), options, "ABC", surtax), "surtax") == [
+        "supported",
+        "supported",
+        "supported",
+        "unknown",
+    ]
+    # one answer wanted among items of the same list: the list does not say which
+    single = choice(stem.format("是"), options, "A", surtax)
+    assert verdicts(single, "surtax")[:2] == ["unknown", "unknown"]
+
+
 # --- the verdict ---------------------------------------------------------------------------------
 
 OBJECTION_OPTIONS = ["15日", "30日", "60日", "90日"]

@@ -109,7 +109,6 @@ async def test_a_lying_model_gets_nothing_delivered(
 
 
 # Rules of the sample turned false the way a fluent model does it: one modal or one figure changed.
-MISSED = "the critic still grounds this lie as supported: the question is delivered"
 TURNED_ROUND = [
     pytest.param(
         "采集时应查看权属证书和身份证件原件并当面核对，不能仅凭业主口述填写。",
@@ -140,13 +139,11 @@ TURNED_ROUND = [
         "房屋完成网签后，在网签合同注销前不能再与他人网签。",
         "房屋完成网签后，在网签合同注销前可以再与他人网签",
         id="网签",
-        marks=pytest.mark.xfail(strict=True, reason=MISSED),
     ),
     pytest.param(
         "商品房的装修费用扣除上限为房屋原值的10%。",
         "商品房的装修费用扣除上限为房屋原值的15%",
         id="装修扣除",
-        marks=pytest.mark.xfail(strict=True, reason=MISSED),
     ),
 ]
 
@@ -170,7 +167,8 @@ async def test_a_turned_rule_keyed_true_with_its_real_sentence_quoted_is_never_d
     result = await service.generate(request)
     assert result.question is None and result.outcome == "failed"
     assert any(reason in result.failure for reason in GROUNDING_REASONS), result.failure
-    assert [r.step for r in server.requests()] == ["draft"] * 3  # never reached the agreeing blind solve
+    steps = [r.step for r in server.requests()]  # a slice with figures may be offered a calculator first
+    assert steps.count("draft") == 3 and "review" not in steps  # never reached the agreeing blind solve
 
 
 async def test_an_honest_model_gets_its_questions_through_at_the_first_attempt(

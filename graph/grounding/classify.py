@@ -77,6 +77,7 @@ def _claim(clause: str, statement: Statement) -> Claim:
         statement.context if short else "",
         "，".join(statement.asserted),
         statement.conduct,
+        statement.others if statement.single else (),
     )
 
 

@@ -22,8 +22,10 @@ from graph.grounding.book import Passage
 from graph.grounding.figures import number_check, other_case, outside_period, same
 from graph.grounding.lists import item_head, list_verdict, lists, names
 from graph.grounding.markers import (
+    act_flip,
     breach,
     is_opposite,
+    marker_meanings,
     modal_flip,
     negation_flip,
     negatives,
@@ -31,11 +33,14 @@ from graph.grounding.markers import (
     polarity_clash,
     sequence,
 )
-from graph.grounding.text import GLUE, bare, content_runs, coverage, grams, normalise, numbers
+from graph.grounding.text import GLUE, bare, content_chars, content_runs, coverage, grams, normalise, numbers
 
 Verdict = Literal["supported", "contradicted", "unknown"]
 ALIGN = 0.6
 SUPPORT = 0.8
+# A paraphrase keeps this share of what it says in the sentence's order; its other words are still held to
+# the sentence (no word of its own in the source's place, every figure, modal and negation the same).
+PARAPHRASE = 0.7
 # A sentence contradicts only a statement that names most of what the sentence says (its conditions
 # included): "非住宅类…550元" says nothing about a 车库's fee.
 REVERSE_ALIGN = 0.6
@@ -69,6 +74,14 @@ _FILLER = re.compile(
 # Words that turn a rule round rather than change its subject: a swap involving them is the contradiction.
 _TURNING = re.compile(r"不|没|未|无|非|应|须|得|可")
 _WINDOW = 3
+# A phrase that only cites where a rule comes from ("《民法典》第九百六十五条规定", "按照《物权法》").
+_CITATION = re.compile(
+    r"(?:(?:依照|按照|根据|依据)?《[^》]{2,30}》(?:第[^，,]{1,12}条)?(?:的)?(?:规定|明确|要求|界定)?)"
+)
+# How much better a phrase of a sentence must name the statement's case than any other phrase with a figure.
+_CASE_MARGIN = 0.2
+_LIST_PHRASES = re.compile(r"[，,；;。：:]")
+_ITEM_MARK = re.compile(r"^\s*(?:[（(]\d{1,2}[）)]|\d{1,2}[、.．]|[①-⑳])")
 
 
 @dataclass(frozen=True)
@@ -76,7 +89,8 @@ class Claim:
     """What is checked: a clause of a statement, the option it holds ("" if none), the whole statement
     with its stem, the option as a case whose numbers describe a situation ("" if none), the topic a
     short option must be about ("" if none needed), all the statement's clauses to ground (its scene
-    left out), and whether it states a conduct judged proper or not."""
+    left out), whether it states a conduct judged proper or not, and the other options when only one is
+    the answer (a list holding them too is what the stem picks from, not what it asks about)."""
 
     clause: str
     option: str = ""
@@ -85,6 +99,7 @@ class Claim:
     topic: str = ""
     asserted: str = ""
     conduct: bool = False
+    rivals: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -140,7 +155,10 @@ def _cell_support(claim: Claim, passage: Passage, covered: float) -> ClauseCheck
     conflict, attested = number_check(normalise(stated), passage.norm, claim.case)
     if conflict or not attested:
         return ClauseCheck("unknown", "题目中的数值与表格不一致", passage, covered)
-    if polarity_clash(normalise(stated), passage.norm):
+    held = negatives(passage.norm)
+    if polarity_clash(normalise(stated), passage.norm) or any(
+        not any(act & other for other in held) for act in negatives(normalise(stated))
+    ):  # a cell states what holds: a prohibition or negation the cell lacks is the statement's own
         return ClauseCheck("unknown", "禁止、免除或否定与教材表格不对应", passage, covered)
     return ClauseCheck("supported", "与教材表格一致", passage, covered)
 
@@ -194,14 +212,16 @@ def _differences(opcodes: list[tuple[str, int, int, int, int]]) -> list[tuple[in
     return found
 
 
-def _added(words: str, written: str, opcodes: list[tuple[str, int, int, int, int]]) -> bool:
+def _added(words: str, said: str, written: str, opcodes: list[tuple[str, int, int, int, int]]) -> bool:
     """Words the statement adds inside what the source says change it when they are words the source has
-    in another place (the two parties of "由经纪机构与委托人协商" changing places), or one character that
-    makes another term ("抵押权人" for "抵押人", "教育费附加" for "地方教育附加")."""
+    in another place and the statement no longer says there (the two parties of "由经纪机构与委托人协商"
+    changing places; "房地产经纪机构" for "经纪机构" beside "房地产经纪人" only says more), or one
+    character that makes another term ("抵押权人" for "抵押人", "教育费附加" for "地方教育附加")."""
     if _FILLER.fullmatch(words):
         return False
     moved = [_words(written[j1:j2]) for tag, _, _, j1, j2 in opcodes if tag in ("insert", "replace")]
-    return len(words) == 1 or (len(words) >= _PARTY and any(words in elsewhere for elsewhere in moved))
+    swapped = any(words in elsewhere for elsewhere in moved) and said.count(words) <= written.count(words)
+    return len(words) == 1 or (len(words) >= _PARTY and swapped)
 
 
 def _hidden(said: str, at: int, dropped: str) -> tuple[str, str] | None:
@@ -253,12 +273,14 @@ def _partial(dropped: str) -> str:
     return parts[0] if len(parts) == 1 else parts[0] + "|" + parts[-1]
 
 
-def substitution(clause: str, source: str, added: bool = True) -> tuple[str, str] | None:
+def substitution(clause: str, source: str, added: bool = True, whole: str = "") -> tuple[str, str] | None:
     """(source words, statement words) where, between words both share, the statement has other words than
     the source ("房源的物理属性" for "房源的法律属性"), words of its own (`added`: "抵押权人" for "抵押人"),
-    or leaves out some of the source's ("一名经纪人或者两名协理" read as "一名协理")."""
+    or leaves out some of the source's ("一名经纪人或者两名协理" read as "一名协理"). `whole` is the
+    statement the clause is part of, if more."""
     written = _listed_content(source)
     runs = content_runs(clause)
+    stated = "".join(content_runs(whole)) if whole else "".join(runs)
     for said in (*runs, "".join(runs)) if len(runs) > 1 else runs:
         if len(said) < 4 or in_order(said, source) < 0.5:
             continue  # too short to place, or said somewhere else than in this source
@@ -270,7 +292,7 @@ def substitution(clause: str, source: str, added: bool = True) -> tuple[str, str
                 if hidden:
                     return hidden
             if mine and not theirs:  # words of the statement's own between words both share
-                if added and left >= 2 and right >= 2 and _added(mine, written, opcodes):
+                if added and left >= 2 and right >= 2 and _added(mine, stated, written, opcodes):
                     return "", said[i1:i2]
                 continue
             # a different first or last word counts where both texts start or end there
@@ -312,6 +334,30 @@ def _phrase_substitution(clause: str, span: str) -> tuple[str, str] | None:
             found = substitution(part, closest)
             if found:
                 return found
+    return None
+
+
+def other_term(clause: str, source: str) -> tuple[str, str] | None:
+    """(source word, statement word) when a word of the statement's own names another thing of the kind the
+    source names with its own word before the same head ("居住用地" where the source has "工业用地"), in
+    whatever order the two sentences put their words."""
+    written = _words("".join(content_runs(source)))
+    pairs = {written[i : i + 2] for i in range(len(written) - 1)}
+    for run in content_runs(clause):
+        said = _words(run)
+        own = [not any(said[j : j + 2] in pairs for j in (i - 1, i) if j >= 0) for i in range(len(said))]
+        for end in range(2, len(said) - 1):
+            head = said[end : end + 2]
+            if not (own[end - 1] and own[end - 2]) or head not in pairs:
+                continue
+            start = end - 2
+            while start and own[start - 1]:
+                start -= 1
+            mine = said[start:end]
+            for at in (i for i in range(2, len(written) - 1) if written[i : i + 2] == head):
+                theirs = written[at - 2 : at]
+                if theirs not in said and not (pairs & {theirs}) - {theirs} and theirs[0] not in mine:
+                    return theirs + head, mine + head
     return None
 
 
@@ -381,7 +427,9 @@ def _span(clause: str, passage: Passage) -> tuple[tuple[str, ...], int, int]:
     """The sentence's phrases and the first and last of the few adjacent ones that say what the clause
     says (in order): around the phrase that covers the clause best, the span of up to three that holds
     most of it."""
-    phrases = tuple(p for p in _PHRASES.split(passage.text) if p.strip())
+    phrases = tuple(
+        p for p in _PHRASES.split(passage.text) if p.strip() and not _CITATION.fullmatch(p.strip())
+    )
     if len(phrases) <= 1:
         return phrases, 0, len(phrases) - 1
     scores = [coverage(clause, grams(passage.lead + p)) for p in phrases]
@@ -398,10 +446,11 @@ def _span(clause: str, passage: Passage) -> tuple[tuple[str, ...], int, int]:
 
 
 def window(clause: str, passage: Passage) -> str:
-    """The few adjacent phrases of the sentence that say what the clause says, with the list lead."""
+    """The few adjacent phrases of the sentence that say what the clause says, with the list lead; a phrase
+    that only names the law the sentence cites ("按照《房地产经纪管理办法》，") says nothing of it."""
     phrases, low, high = _span(clause, passage)
     if len(phrases) <= 1:
-        return passage.lead + passage.text
+        return passage.lead + "，".join(phrases)
     return passage.lead + "，".join(phrases[low : high + 1])
 
 
@@ -415,6 +464,15 @@ def _unstated_condition(claim: Claim, passage: Passage) -> str:
     return "" if coverage(condition, grams(claim.whole or claim.clause)) >= ALIGN else condition
 
 
+def _only_condition(claim: Claim, passage: Passage) -> bool:
+    """The whole statement is the condition a rule of the sentence opens with ("卖方持有满5年且为家庭唯一
+    住房时，…免征"): a case restated asserts nothing the rule says, however well it matches."""
+    if (claim.asserted or claim.clause) != claim.clause:
+        return False  # one clause of several: the condition of what the others say
+    phrases, _, high = _span(claim.clause, passage)
+    return high < len(phrases) - 1 and _CONDITION.search(phrases[high].rstrip()) is not None
+
+
 def _other_head(claim: Claim, passage: Passage) -> str:
     """An option the item of a list states, asked about under another head its lead lists: "〔朝向〕属于
     法律属性" against "由物理属性、法律属性…构成：（1）物理属性是指…朝向…"."""
@@ -425,6 +483,57 @@ def _other_head(claim: Claim, passage: Passage) -> str:
     if bare(own) in stem or not any(names(stem, bare(rival)) for rival in rivals):
         return ""
     return f"教材中“{claim.option}”属于“{own}”"
+
+
+def _item_of(option: str, item: str) -> bool:
+    """The option is the listed item in its words and order, perhaps shorter or longer by a little, with
+    the same figures ("以胁迫手段强迫客户成交" for "以胁迫、欺诈等手段强迫客户成交")."""
+    if len(_words(bare(option))) < 2 or len(_words(bare(item))) < 2:
+        return False
+    conflict, attested = number_check(normalise(option), normalise(item))
+    return (
+        coverage(option, grams(item)) >= OPTION_SUPPORT
+        and said_in(option, item) >= SUPPORT
+        and coverage(item, grams(option)) >= ALIGN
+        and not conflict
+        and attested
+        and polarity_clash(normalise(option), normalise(item)) is None
+    )
+
+
+def listed_under(claim: Claim, passage: Passage) -> str:
+    """Why the sentence supports a fill-in option asked under a head ("下列违反执业规范的行为有〔…〕",
+    "…为计税依据缴纳的有〔…〕"): it lists the option as one of its items — of a numbered list under its
+    lead, or of the one list the sentence makes — and says the head with the same figures, modals and
+    negations. Exam frames put the option last where the textbook names its items before what is said of
+    them, so the head is compared whole, not in the frame's order. "" when the sentence is no such list, or
+    another option of a one-answer question is listed beside it (then the stem asks which, not whether)."""
+    if not claim.option or claim.option not in claim.clause or passage.keys or passage.example:
+        return ""
+    head = claim.clause.replace(claim.option, "，", 1)
+    if len(content_chars(head)) < 2:
+        return ""
+    if passage.lead:
+        items, said = (_ITEM_MARK.sub("", passage.text).rstrip("。；;"),), passage.lead
+    else:
+        found = lists(passage.norm)
+        if len(found) != 1:
+            return ""  # several lists: which head the option falls under is the list check's business
+        phrases = [p for p in _LIST_PHRASES.split(passage.norm) if p]
+        at = next((i for i, p in enumerate(phrases) if all(item in p for item in found[0][1])), None)
+        if at is None:
+            return ""
+        items, said = found[0][1], "，".join(phrases[max(0, at - 1) : at + 2])
+    listed = next((item for item in items if _item_of(claim.option, item)), "")
+    if not listed or any(_item_of(rival, item) for rival in claim.rivals for item in items):
+        return ""
+    if coverage(head, grams(said)) < SUPPORT or in_order(head, said) < ALIGN:
+        return ""
+    stated, written = normalise(claim.clause), normalise(f"{said}，{'，'.join(items)}")
+    conflict, attested = number_check(stated, written)
+    if conflict or not attested or marker_meanings(normalise(head)) != marker_meanings(normalise(said)):
+        return ""
+    return f"教材列举的各项中有“{listed}”"
 
 
 def _contradiction(claim: Claim, passage: Passage) -> str:
@@ -458,6 +567,9 @@ def check_clause(claim: Claim, passage: Passage) -> ClauseCheck:
     listed, reason = ("", "") if passage.keys else list_verdict(claim.clause, claim.option, passage)
     if listed:  # (a table cell's list belongs to its row: the cell checks read it)
         return ClauseCheck(listed, reason, passage, covered)
+    under = listed_under(claim, passage)
+    if under:
+        return ClauseCheck("supported", under, passage, covered)
     other_head = _other_head(claim, passage)
     if other_head:
         return ClauseCheck("contradicted", other_head, passage, covered)
@@ -471,6 +583,10 @@ def check_clause(claim: Claim, passage: Passage) -> ClauseCheck:
         reason = _contradiction(claim, passage)
         if reason:
             return ClauseCheck("contradicted", reason, passage, covered)
+    elif not passage.example and not passage.keys and not _unstated_condition(claim, passage):
+        flip = act_flip(normalise(claim.clause), passage.norm)
+        if flip:
+            return ClauseCheck("contradicted", f"{flip[0]}→{flip[1]}", passage, covered)
     return _support(claim, passage, covered)
 
 
@@ -516,6 +632,29 @@ def _together(pieces: tuple[str, ...], passage: Passage) -> bool:
     return max(places) - min(places) <= 1
 
 
+def figure_of_another_case(said: str, source: str) -> str:
+    """The phrase of a sentence giving figures for several cases whose case the statement names, when its
+    figure is not the statement's ("已购公房…最高为15%，商品房及其他住房最高为10%" read as "商品房…上限为
+    15%"): each figure is read from the phrase of its own case. "" when no phrase is clearly the
+    statement's case."""
+    phrases = [(p, numbers(normalise(p))) for p in _PHRASES.split(source) if p.strip()]
+    for number in numbers(said):
+        if number.unit == "date":
+            continue
+        holding = [
+            (coverage(phrase, grams(said)), phrase, found)
+            for phrase, found in phrases
+            if any(n.unit == number.unit for n in found)
+        ]
+        if len(holding) < 2:
+            continue
+        holding.sort(key=lambda item: -item[0])
+        (best, phrase, found), second = holding[0], holding[1][0]
+        if best - second >= _CASE_MARGIN and not any(same(n, number) for n in found):
+            return phrase
+    return ""
+
+
 def _support(claim: Claim, passage: Passage, covered: float) -> ClauseCheck:
     def unknown(reason: str) -> ClauseCheck:
         return ClauseCheck("unknown", reason, passage, covered)
@@ -525,7 +664,7 @@ def _support(claim: Claim, passage: Passage, covered: float) -> ClauseCheck:
     span = window(claim.clause, passage)
     said, written = normalise(claim.clause), normalise(span)
     pieces = _pieces(claim)
-    if _said(pieces, span) < SUPPORT or not _together(pieces, passage):
+    if _said(pieces, span) < PARAPHRASE or not _together(pieces, passage):
         return unknown("教材中只有部分相近的表述")
     if claim.option and coverage(claim.option, grams(span)) < OPTION_SUPPORT:
         return unknown("选项内容不在对应的教材句子中")
@@ -546,16 +685,20 @@ def _support(claim: Claim, passage: Passage, covered: float) -> ClauseCheck:
     conflict, attested = number_check(said, written, claim.case)
     if conflict or not attested:
         return unknown("题目中的数值与对应的教材句子不一致")
+    other = figure_of_another_case(said, passage.text) if not claim.case else ""
+    if other:
+        return unknown(f"题目所述情形在教材中为“{other}”")
     if len(pieces) > 1 and not passage.lead and in_order(claim.clause, span) >= SUPPORT:
         pieces = (claim.clause, *pieces)  # one sentence said in its order: compared whole as well
     swapped = next(
         (
             found
             for piece in pieces
-            if (found := substitution(piece, span) or _phrase_substitution(piece, span))
+            if (found := substitution(piece, span, whole=claim.clause) or _phrase_substitution(piece, span))
         ),
         None,
     )
+    swapped = swapped or other_term(claim.clause, span)
     if swapped:
         return unknown(_difference(*swapped))
     clash = polarity_clash(said, written)
@@ -566,6 +709,8 @@ def _support(claim: Claim, passage: Passage, covered: float) -> ClauseCheck:
         return unknown(f"教材的说法有所保留：“{_HEDGE.search(written).group()}”")
     if _role_swapped(said, written):
         return unknown("题目所说的对象在教材中是别的事物的组成部分")
+    if _only_condition(claim, passage):
+        return unknown("题目只说了教材规定的前提，没有说规定本身")
     condition = _unstated_condition(claim, passage)
     if condition:
         return unknown(f"教材此说以“{condition}”为前提，题目未说明")

@@ -10,7 +10,17 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from graph.authors.falsify import OPPOSITES
-from graph.grounding.text import CLAUSE_STOPS, CONTENT, GLUE, MODAL_FORMS, MODAL_WORDS, grams, numbered_bounds
+from graph.grounding.text import (
+    CLAUSE_STOPS,
+    CONTENT,
+    GLUE,
+    MODAL_FORMS,
+    MODAL_WORDS,
+    content_chars,
+    coverage,
+    grams,
+    numbered_bounds,
+)
 from retrieval.facts import MODAL_OPPOSITES
 
 # Lexicalised words that begin with a negation character but negate nothing.
@@ -23,6 +33,11 @@ _NEGATION = re.compile(rf"({'|'.join(_NEGATORS)})([\u4e00-\u9fff]{{2,3}})")
 _CONDITION = re.compile(r"(?:的|时)$")
 # How far after a modal, negation or opposite the words it governs are read.
 _GOVERNED = 16
+# An act said word for word: this much of the statement's act in the source's, of at least this many words.
+_ACT = 0.9
+_ACT_WORDS = 6
+# By whom the source names: this much of the words before the statement's modal in those before the source's.
+_DOER = 0.6
 # Modal pairs are left to `modal_flip`, which knows which modals contradict which; comparisons without a
 # number and a few more pairs exam statements turn around are added.
 _WORD_OPPOSITES = (
@@ -84,6 +99,31 @@ def modal_flip(said: str, written: str) -> tuple[str, str] | None:
         )
         if flipped is not None:
             return flipped.form, mine.form
+    return None
+
+
+def marker_meanings(text: str) -> frozenset[str]:
+    """The modals and negations normalised text states, by meaning: "不得分摊的" is not "可以分摊的"."""
+    return frozenset(m.meaning for m in modals(text)) | ({"not"} if _negations(text) else set())
+
+
+def act_flip(said: str, written: str) -> tuple[str, str] | None:
+    """(written modal, said modal) when the statement puts a contradicting modal on an act the source's
+    modal governs word for word (`_ACT` of the statement's act in the source's), done by whom the source
+    names (`_DOER` of the words before the statement's modal in the words before the source's): "经纪人员…
+    为争取客户可以贬低其他经纪机构的服务质量" against "…经纪人员…不得以贬低、诋毁其他经纪机构…的服务质量
+    …招揽业务" — whatever else the two sentences say, that act is forbidden to that doer."""
+    for mine in modals(said):
+        act = CLAUSE_STOPS.split(said[mine.end : mine.end + _GOVERNED])[0]
+        if len(content_chars(act)) < _ACT_WORDS:
+            continue
+        for theirs in modals(written):
+            if theirs.meaning not in MODAL_OPPOSITES.get(mine.meaning, ()):
+                continue
+            governed = CLAUSE_STOPS.split(written[theirs.end : theirs.end + 2 * _GOVERNED])[0]
+            doer = coverage(said[: mine.start], grams(written[: theirs.start]))
+            if coverage(act, grams(governed)) >= _ACT and doer >= _DOER:
+                return theirs.form, mine.form
     return None
 
 

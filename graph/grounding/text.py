@@ -67,6 +67,7 @@ MODAL_FORMS: dict[str, str] = {
     "严禁": "不得",
     "不准": "不得",
     "不允许": "不得",
+    "无法": "不得",
     "可以": "可以",
     "可": "可以",
     "允许": "可以",
@@ -83,6 +84,7 @@ _MODAL_GUARDS = {
     "应": "(?<![相对供反效答])应(?![当该纳税付收用对急变聘届])",
     "可": "(?<![认许宁不])可(?![能行靠见观谓信惜爱口乐])",
     "须": "(?<![必无])须(?![知])",
+    "无法": "无法(?![律定规])",
 }
 MODAL_WORDS = re.compile(
     "|".join(_MODAL_GUARDS.get(f, f) for f in sorted(MODAL_FORMS, key=len, reverse=True))
@@ -161,6 +163,7 @@ _UNIT = "|".join(sorted(map(re.escape, _UNITS), key=len, reverse=True))
 _BOUND_BY_NUMBER = re.compile(rf"(?:{BOUND_WORDS.pattern})(?=#)|(?<=#)(?:{BOUND_WORDS.pattern})")
 _CN_DIGITS = "零〇一二两三四五六七八九十百千"
 _CLAUSE_MIN = 6
+_ITEM_OPENING = re.compile(r"^\s*(?:[（(]\d{1,2}[）)]|[①-⑳])")
 _REFERS_BACK = re.compile(r"以此|此|该|其|这|上述")
 _COPULA = re.compile(r"(?<![但就还于凡可总正即也都不若])是(?!否)")
 _PERIOD = re.compile(r"(?:起)?(?:至|到|—|-|~)")
@@ -200,14 +203,15 @@ def bare(text: str) -> str:
 
 def clauses(text: str) -> list[str]:
     """A statement's clauses, each able to stand on its own: one too short to assert anything, one that
-    refers back ("以此为由…"), and the consequence of a condition ("…的，不得收取佣金") join the one
-    before."""
+    refers back ("以此为由…"), the consequence of a condition ("…的，不得收取佣金") and a numbered item
+    ("…主要有：（1）电梯井…") join the one before."""
     merged: list[str] = []
     for part in CLAUSE_STOPS.split(text):
         if not part:
             continue
         joins = merged and (
-            len(content_chars(part)) < _CLAUSE_MIN
+            _ITEM_OPENING.match(part) is not None  # an item says what it says under its list's lead
+            or len(content_chars(part)) < _CLAUSE_MIN
             or len(content_chars(merged[-1])) < _CLAUSE_MIN
             or merged[-1].endswith("的")
             or _REFERS_BACK.search(part)
