@@ -145,7 +145,7 @@ async def test_a_burst_of_quiz_commands_opens_few_menus_and_only_the_newest_is_l
         await client.send_text(bob, "/quiz")
         bobs_menu = await client.next_message(bob)
         await clock.read(101)
-        await client.settle(alice, quiet=1.0, timeout=20)
+        await client.settle(alice, quiet=2.0, timeout=30)  # the menus and the older ones' retirement
         menus = [m for m in await client.transcript(alice) if m.from_bot]
         live = [m for m in menus if m.buttons]
         await client.press(alice, live[0], "全部章节")
