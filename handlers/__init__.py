@@ -28,6 +28,20 @@ from handlers import (
 )
 from handlers.errors import on_error
 
+# Callback data is whatever the client sends, so patterns spell out what the bot's own buttons carry. An id
+# has at most 18 digits (SQLite's integers hold 19); anything else, forged or from an old version, falls
+# through to the stale-button notice instead of raising in a handler.
+ID = r"\d{1,18}"
+# A settings button after "qs:<nonce>:": a page, chapter index, count, seconds or pause; or a named choice.
+SETUP_STEP = "|".join(
+    [
+        r"(page|ch|count|sec|gap):\d{1,4}",
+        "ch:(all|calc)",
+        f"type:({'|'.join(setup.TYPES)})",
+        f"mode:({'|'.join(setup.MODES)})",
+    ]
+)
+
 
 def register(application: Application) -> None:
     application.add_handler(CommandHandler("start", basic.start))
@@ -46,19 +60,23 @@ def register(application: Application) -> None:
         MessageHandler(filters.TEXT & ~filters.COMMAND, feedback.comment_received), group=-1
     )
     application.add_handler(CallbackQueryHandler(basic.lang_chosen, pattern=r"^lang:"))
-    # Series dialogues (nonce "g…") before the private /quiz dialogue, which takes every other "qs:".
-    application.add_handler(CallbackQueryHandler(seriessetup.setup_button, pattern=r"^qs:g"))
-    application.add_handler(CallbackQueryHandler(setup.setup_button, pattern=r"^qs:"))
-    application.add_handler(CallbackQueryHandler(seriesprep.confirm_button, pattern=r"^sr:\d+:(go|no)$"))
-    application.add_handler(CallbackQueryHandler(controls.retry, pattern=r"^qr:\d+$"))
-    application.add_handler(CallbackQueryHandler(controls.again, pattern=r"^again$"))
-    application.add_handler(CallbackQueryHandler(controls.vote, pattern=r"^vote:\d+:(up|down)$"))
-    application.add_handler(CallbackQueryHandler(feedback.reason_chosen, pattern=r"^fb:\d+:\w+$"))
-    application.add_handler(CallbackQueryHandler(feedback.skip_comment, pattern=r"^fg:\d+:\w+$"))
-    application.add_handler(CallbackQueryHandler(feedback.report_chosen, pattern=r"^rp:\d+:\w+$"))
-    application.add_handler(CallbackQueryHandler(feedback.fix_pressed, pattern=r"^fix:\d+:\d+$"))
+    # Series dialogues (nonce "g…") and the private /quiz dialogue (hex nonce): nonce, action, value.
     application.add_handler(
-        CallbackQueryHandler(revisions.preview_pressed, pattern=r"^rv:\d{1,18}:\d{1,18}:(pub|drop)$")
+        CallbackQueryHandler(seriessetup.setup_button, pattern=rf"^qs:g[0-9a-f]{{1,16}}:({SETUP_STEP})$")
+    )
+    application.add_handler(
+        CallbackQueryHandler(setup.setup_button, pattern=rf"^qs:[0-9a-f]{{1,16}}:({SETUP_STEP})$")
+    )
+    application.add_handler(CallbackQueryHandler(seriesprep.confirm_button, pattern=rf"^sr:{ID}:(go|no)$"))
+    application.add_handler(CallbackQueryHandler(controls.retry, pattern=rf"^qr:{ID}$"))
+    application.add_handler(CallbackQueryHandler(controls.again, pattern=r"^again$"))
+    application.add_handler(CallbackQueryHandler(controls.vote, pattern=rf"^vote:{ID}:(up|down)$"))
+    application.add_handler(CallbackQueryHandler(feedback.reason_chosen, pattern=rf"^fb:{ID}:\w+$"))
+    application.add_handler(CallbackQueryHandler(feedback.skip_comment, pattern=rf"^fg:{ID}:\w+$"))
+    application.add_handler(CallbackQueryHandler(feedback.report_chosen, pattern=rf"^rp:{ID}:\w+$"))
+    application.add_handler(CallbackQueryHandler(feedback.fix_pressed, pattern=rf"^fix:{ID}:{ID}$"))
+    application.add_handler(
+        CallbackQueryHandler(revisions.preview_pressed, pattern=rf"^rv:{ID}:{ID}:(pub|drop)$")
     )
     application.add_handler(CallbackQueryHandler(basic.stale_button))
     application.add_handler(PollAnswerHandler(answers.poll_answer))

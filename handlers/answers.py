@@ -13,6 +13,7 @@ from handlers.context import services
 from handlers.groups import record_answer
 from handlers.rounds import grade_private_answer
 from storage.deliveries import Delivery
+from storage.errors import InvalidValueError
 
 log = logging.getLogger(__name__)
 # sendPoll returns before the delivery row is written; a very fast answer may arrive in between.
@@ -41,7 +42,13 @@ async def poll_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         log.warning("poll answer for unknown poll %s (update %s)", answer.poll_id, update.update_id)
         return
     await found.store.users.upsert(answer.user.id, answer.user.full_name, answer.user.username)
-    if delivery.kind == "private":
-        await grade_private_answer(context.application, delivery, answer.user.id, tuple(answer.option_ids))
-    elif delivery.kind == "group":
-        await record_answer(context.application, delivery, answer.user.id, tuple(answer.option_ids))
+    try:
+        if delivery.kind == "private":
+            await grade_private_answer(
+                context.application, delivery, answer.user.id, tuple(answer.option_ids)
+            )
+        elif delivery.kind == "group":
+            await record_answer(context.application, delivery, answer.user.id, tuple(answer.option_ids))
+    except InvalidValueError as exc:
+        # Options the poll does not have: a forged answer, not a failure of the bot.
+        log.warning("ignored poll answer %s by %s: %s", update.update_id, answer.user.id, exc)

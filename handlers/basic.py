@@ -31,10 +31,10 @@ async def lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def lang_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
-    await remember(update, context)
+    locale = await remember(update, context)
     code = query.data.split(":", 1)[1]
     if code not in LOCALES:
-        await query.answer()
+        await query.answer(text(locale, "stale_button"))
         return
     await services(context).store.users.set_locale(query.from_user.id, code)
     await query.answer()
@@ -42,8 +42,11 @@ async def lang_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
 
 
 async def unknown_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    locale = await remember(update, context)
     command = (update.effective_message.text or "").split()[0]
+    addressee = command.partition("@")[2]
+    if addressee and addressee.lower() != (context.bot.username or "").lower():
+        return  # `/start@other_bot` in a group is another bot's business
+    locale = await remember(update, context)
     await update.effective_message.reply_text(text(locale, "unknown_command", command=command))
 
 

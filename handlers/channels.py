@@ -24,6 +24,8 @@ CHANNEL_REFERENCE = r"^\s*(@[A-Za-z]\w{3,}|-?\d{5,})\s*$"
 
 
 async def post_series(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    if not services(context).dialogues.admit(update.effective_user.id):
+        return  # a burst of /post: the excess is dropped quietly
     locale = await remember(update, context)
     if update.effective_chat.type != ChatType.PRIVATE:
         await update.effective_message.reply_text(text(locale, "post_private_only"))

@@ -14,6 +14,7 @@ from telegram.ext import ContextTypes
 from bot.metrics import Metrics
 from graph.service import GenerationService
 from handlers.i18n import text
+from handlers.limits import DialogueLimit
 from retrieval.sources import Sources
 from settings import Settings
 from storage import Store
@@ -30,6 +31,7 @@ class Services:
     metrics: Metrics
     # Background work per chat (generation pipelines, prefetches), so /cancel can stop it.
     tasks: dict[Any, set] = field(default_factory=dict)
+    dialogues: DialogueLimit = field(default_factory=DialogueLimit)
 
 
 def services(context: ContextTypes.DEFAULT_TYPE) -> Services:

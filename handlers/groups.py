@@ -24,6 +24,8 @@ GROUP_TYPES = ("group", "supergroup")
 
 
 async def groupquiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    if not services(context).dialogues.admit(update.effective_user.id):
+        return  # a burst of /groupquiz: the excess is dropped quietly
     locale = await remember(update, context)
     chat, user = update.effective_chat, update.effective_user
     if chat.type not in GROUP_TYPES:
@@ -46,7 +48,11 @@ async def stopquiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     live = await services(context).store.rounds.live(chat.id)
     if live is None:
-        key = "series_cancelled" if seriessetup.cancel_dialogue(context) else "stopquiz_none"
+        # A setup being chosen may be cancelled by those who may start one, as /groupquiz decides.
+        if seriessetup.dialogue_open(context) and not await is_instructor(context, user.id, chat.id):
+            key = "groupquiz_cancel_not_allowed"
+        else:
+            key = "series_cancelled" if seriessetup.cancel_dialogue(context) else "stopquiz_none"
         await post(context.application, chat.id, text(locale, key))
         return
     if user.id != live.initiator_id and not await is_instructor(context, user.id, chat.id):

@@ -13,6 +13,14 @@ from storage.rounds import Standing
 
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 SHOWN = 10
+# Bidirectional controls (marks, embeddings, overrides, isolates): in a name they would reorder the rest of
+# the line, e.g. U+202E shows everyone's score after it backwards.
+BIDI_CONTROLS = dict.fromkeys([0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+
+
+def shown_name(standing: Standing) -> str:
+    name = standing.name.translate(BIDI_CONTROLS).strip()
+    return name or (f"@{standing.username}" if standing.username else str(standing.user_id))
 
 
 def standings_lines(locale: str, standings: list[Standing]) -> list[str]:
@@ -21,7 +29,7 @@ def standings_lines(locale: str, standings: list[Standing]) -> list[str]:
             locale,
             "leaderboard_line",
             rank=MEDALS.get(s.rank, f"{s.rank}."),
-            name=s.name or (f"@{s.username}" if s.username else str(s.user_id)),
+            name=shown_name(s),
             score=s.correct,
             answered=s.answered,
             seconds=f"{s.seconds:.1f}",

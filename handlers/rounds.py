@@ -24,6 +24,7 @@ from handlers.polls import answer_feedback, post_quiz
 from handlers.status import StatusMessage
 from retrieval.sampler import NoSlicesError
 from storage.deliveries import Delivery
+from storage.questions import QuestionVersion
 from storage.quiz_settings import QuizSettings
 from storage.sessions import Session
 
@@ -37,9 +38,11 @@ class Pending:
     opened later (the learner answered before it was ready) can replay it."""
 
     request: GenerationRequest
-    task: asyncio.Task[Result] | None = None
+    task: asyncio.Future[Result] | None = None
     events: list[Progress] = field(default_factory=list)
     status: StatusMessage | None = None
+    # Written before a restart: the question may already be stored, and is then not stored twice.
+    earlier: bool = False
 
 
 def _pending(app: Application) -> dict[tuple[int, int], Pending]:
@@ -77,21 +80,38 @@ async def generate_with_progress(found: Services, pending: Pending) -> Result:
     return result
 
 
-async def _start_generation(app: Application, found: Services, session: Session, position: int) -> Pending:
-    """Draw the slice (the chat's sampler history is stored, so no repeats across restarts) and start."""
-    state = await found.store.chats.get_sampler_state(session.chat_id)
+def question_key(session_id: int, position: int) -> str:
+    """One generation thread per place of a session, so a restart finds the question it was writing."""
+    return f"s{session_id}q{position}"
+
+
+async def _start_generation(
+    app: Application, found: Services, session: Session, position: int, *, resuming: bool = True
+) -> Pending:
+    """Draw the slice (the chat's sampler history is stored, so no repeats across restarts) and start.
+    When `resuming` (this process did not start the place's question), a verified question already in its
+    thread — written just before a crash, or finished by the generation service's resume at start-up — is
+    used rather than written a second time."""
     settings = session.settings
-    request = found.generation.new_request(
-        session.chat_id,
-        question_type(settings, position),
-        settings.mode,
-        [tuple(c) for c in settings.chapters] or None,
-        settings.calculation_only,
-        sampler_state=state,
-    )
-    await found.store.chats.put_sampler_state(session.chat_id, state)
-    pending = Pending(request=request)
-    pending.task = asyncio.create_task(generate_with_progress(found, pending))
+    qtype, key = question_type(settings, position), question_key(session.id, position)
+    written = await found.generation.result(f"{session.chat_id}/{key}") if resuming else None
+    if written is not None and written.ok:
+        request = GenerationRequest(chat_id=session.chat_id, question_id=key, qtype=qtype, mode=settings.mode)
+        pending = Pending(request=request, task=asyncio.get_running_loop().create_future(), earlier=True)
+        pending.task.set_result(written)
+    else:
+        state = await found.store.chats.get_sampler_state(session.chat_id)
+        request = found.generation.new_request(
+            session.chat_id,
+            qtype,
+            settings.mode,
+            [tuple(c) for c in settings.chapters] or None,
+            settings.calculation_only,
+            sampler_state=state,
+        ).model_copy(update={"question_id": key})
+        await found.store.chats.put_sampler_state(session.chat_id, state)
+        pending = Pending(request=request)
+        pending.task = asyncio.create_task(generate_with_progress(found, pending))
     _pending(app)[(session.id, position)] = pending
     return pending
 
@@ -130,10 +150,15 @@ async def deliver_next(app: Application, session_id: int) -> None:
         session = await found.store.sessions.get(session_id)
         if session is None or session.status != "active":
             return
+        # Start-up resume and the learner's answer may both ask for the next question: only one is owed.
+        if not await found.store.sessions.owed_question(session_id):
+            return
         locale = await found.store.users.get_locale(session.user_id) or found.settings.locale.default
         position, count = session.position + 1, session.settings.count
         if position > count:
             await finish_round(app, session_id, locale)
+            return
+        if await _count_sent(app, found, session, position):
             return
         # The pending entry stays in the table until its result is used, so /cancel and /stop can cancel it.
         pending = _pending(app).get((session_id, position))
@@ -159,21 +184,40 @@ async def deliver_next(app: Application, session_id: int) -> None:
                 session.chat_id, text(locale, "generation_failed", reason=result.failure), reply_markup=retry
             )
             return
-        await _deliver(app, found, session, position, pending.request, result, locale)
+        await _deliver(app, found, session, position, pending, result, locale)
         if position < count:
-            await _start_generation(app, found, session, position + 1)
+            await _start_generation(app, found, session, position + 1, resuming=False)
+
+
+async def _count_sent(app: Application, found: Services, session: Session, position: int) -> bool:
+    """A crash between sending a quiz and counting it leaves the quiz with the learner and the position
+    behind: count it now (it waits for its answer) instead of writing that question again."""
+    if not any(d.position == position for d in await found.store.deliveries.for_session(session.id)):
+        return False
+    await found.store.sessions.advance(session.id)
+    if position < session.settings.count and (session.id, position + 1) not in _pending(app):
+        await _start_generation(app, found, session, position + 1)
+    return True
 
 
 async def _deliver(
-    app: Application, found: Services, session: Session, position: int, request, result: Result, locale: str
+    app: Application,
+    found: Services,
+    session: Session,
+    position: int,
+    pending: Pending,
+    result: Result,
+    locale: str,
 ) -> None:
-    version = await found.store.questions.record(
-        request,
-        result.question,
-        number=result.version,
-        flagged=result.outcome == "flagged",
-        session_id=session.id,
-    )
+    version = await _stored(found, pending.request.thread_id, result) if pending.earlier else None
+    if version is None:
+        version = await found.store.questions.record(
+            pending.request,
+            result.question,
+            number=result.version,
+            flagged=result.outcome == "flagged",
+            session_id=session.id,
+        )
     await post_quiz(
         app.bot,
         found.store,
@@ -191,11 +235,23 @@ async def _deliver(
         await app.bot.send_message(session.chat_id, text(locale, "flagged_note"))
 
 
+async def _stored(found: Services, thread_id: str, result: Result) -> QuestionVersion | None:
+    """The version of this result stored before a restart, if the crash came after storing it."""
+    stored = await found.store.questions.by_thread(thread_id)
+    version = await found.store.questions.latest(stored.id) if stored is not None else None
+    return version if version is not None and version.number == result.version else None
+
+
 async def grade_private_answer(
     app: Application, delivery: Delivery, user_id: int, option_ids: tuple[int, ...]
 ) -> None:
-    """Record the answer (committed before any reply), explain, and move the round on."""
+    """Record the answer (committed before any reply), explain, and move the round on. Only the learner
+    answers their round: a forwarded quiz lets anyone vote on the same poll, and that vote is ignored."""
     found: Services = app.bot_data["services"]
+    session = await found.store.sessions.get(delivery.session_id) if delivery.session_id else None
+    if user_id != (session.user_id if session is not None else delivery.chat_id):
+        log.info("ignored an answer by %s to poll %s in another's chat", user_id, delivery.poll_id)
+        return
     recorded = await found.store.attempts.record(delivery.id, user_id, option_ids)
     if not recorded.new:
         return

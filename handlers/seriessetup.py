@@ -15,10 +15,19 @@ from telegram.ext import ContextTypes
 
 from handlers.context import remember
 from handlers.i18n import text
+from handlers.menus import open_menu
 from handlers.pacing import post
 from handlers.series import SeriesKind
 from handlers.seriesprep import begin
-from handlers.setup import COUNTS, MODES, TYPES, chapter_choice, chapter_keyboard, choice_keyboard
+from handlers.setup import (
+    COUNTS,
+    MODES,
+    TYPES,
+    chapter_choice,
+    chapter_keyboard,
+    choice_keyboard,
+    number_in,
+)
 from storage.quiz_settings import QuizSettings
 
 SETUP_KEY = "series_setup"
@@ -36,7 +45,7 @@ async def open_dialogue(
     title: str,
 ) -> None:
     nonce = NONCE_PREFIX + secrets.token_hex(4)
-    context.chat_data[SETUP_KEY] = {
+    setup = {
         "nonce": nonce,
         "user": update.effective_user.id,
         "kind": kind,
@@ -44,7 +53,17 @@ async def open_dialogue(
         "title": title,
     }
     prompt, keyboard = chapter_keyboard(context, locale, nonce, 0)
-    await post(context.application, update.effective_chat.id, prompt, reply_markup=keyboard)
+    await open_menu(
+        context,
+        SETUP_KEY,
+        setup,
+        lambda: post(context.application, update.effective_chat.id, prompt, reply_markup=keyboard),
+        locale,
+    )
+
+
+def dialogue_open(context: ContextTypes.DEFAULT_TYPE) -> bool:
+    return SETUP_KEY in context.chat_data
 
 
 def cancel_dialogue(context: ContextTypes.DEFAULT_TYPE) -> bool:
@@ -59,10 +78,6 @@ async def _ask(
     )
 
 
-def _number_in(value: str, allowed: tuple[int, ...]) -> bool:
-    return value.isdigit() and int(value) in allowed
-
-
 async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
     locale = await remember(update, context)
@@ -75,7 +90,7 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await query.answer(text(locale, "series_not_initiator"))
         return
     await query.answer()
-    if action == "page" and value.isdigit():
+    if action == "page" and number_in(value):
         prompt, keyboard = chapter_keyboard(context, locale, nonce, int(value))
         await query.edit_message_text(prompt, reply_markup=keyboard)
     elif action == "ch" and (choice := chapter_choice(context, locale, value)) is not None:
@@ -87,16 +102,16 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     elif action == "mode" and value in MODES:
         setup["mode"] = value
         await _ask(query, locale, nonce, "choose_count", "count", COUNTS, "")
-    elif action == "count" and _number_in(value, COUNTS):
+    elif action == "count" and number_in(value, COUNTS):
         setup["count"] = int(value)
         await _ask(query, locale, nonce, "choose_seconds", "sec", SECONDS, "")
-    elif action == "sec" and _number_in(value, SECONDS):
+    elif action == "sec" and number_in(value, SECONDS):
         setup["seconds"] = int(value)
         if setup["kind"] == "channel":
             await _ask(query, locale, nonce, "choose_interval", "gap", INTERVALS, "interval_")
         else:
             await _launch(update, context, locale, setup)
-    elif action == "gap" and _number_in(value, INTERVALS):
+    elif action == "gap" and number_in(value, INTERVALS):
         setup["interval"] = int(value)
         await _launch(update, context, locale, setup)
 

@@ -13,6 +13,7 @@ from telegram.ext import ContextTypes
 
 from handlers.context import remember, services
 from handlers.i18n import text
+from handlers.menus import open_menu
 from handlers.rounds import start_round
 from storage.quiz_settings import QuizSettings
 
@@ -61,14 +62,21 @@ def choice_keyboard(
 
 
 async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    if not services(context).dialogues.admit(update.effective_user.id):
+        return  # a burst of /quiz: the excess is dropped quietly
     locale = await remember(update, context)
     if update.effective_chat.type != "private":
         await update.effective_message.reply_text(text(locale, "private_only"))
         return
     nonce = secrets.token_hex(4)
-    context.chat_data[SETUP_KEY] = {"nonce": nonce, "user": update.effective_user.id}
     prompt, keyboard = chapter_keyboard(context, locale, nonce, 0)
-    await update.effective_message.reply_text(prompt, reply_markup=keyboard)
+    await open_menu(
+        context,
+        SETUP_KEY,
+        {"nonce": nonce, "user": update.effective_user.id},
+        lambda: update.effective_message.reply_text(prompt, reply_markup=keyboard),
+        locale,
+    )
 
 
 async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -80,7 +88,7 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await query.answer(text(locale, "stale_button"))
         return
     await query.answer()
-    if action == "page":
+    if action == "page" and number_in(value):
         prompt, keyboard = chapter_keyboard(context, locale, nonce, int(value))
         await query.edit_message_text(prompt, reply_markup=keyboard)
     elif action == "ch" and (chosen_chapters := chapter_choice(context, locale, value)) is not None:
@@ -98,7 +106,7 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await query.edit_message_text(
             text(locale, "choose_count"), reply_markup=choice_keyboard(locale, nonce, "count", COUNTS, "")
         )
-    elif action == "count" and int(value) in COUNTS:
+    elif action == "count" and number_in(value, COUNTS):
         context.chat_data.pop(SETUP_KEY, None)
         chosen = QuizSettings(
             chapters=tuple(tuple(c) for c in setup.get("chapters", [])),
@@ -129,6 +137,11 @@ def chapter_choice(context: ContextTypes.DEFAULT_TYPE, locale: str, value: str) 
         return None
     chapter = chapters[int(value)]
     return {"chapters": [list(chapter.key)], "calculation_only": False, "chapter_label": chapter.name}
+
+
+def number_in(value: str, allowed: tuple[int, ...] | None = None) -> bool:
+    """Whether a button's value is a number (one of `allowed`): callback data can be forged."""
+    return value.isdigit() and (allowed is None or int(value) in allowed)
 
 
 def cancel_setup(context: ContextTypes.DEFAULT_TYPE) -> bool:

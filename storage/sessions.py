@@ -25,6 +25,12 @@ _SCORE = (
     "WHERE s.id = ? GROUP BY s.id"
 )
 
+# No delivery at the session's position is still waiting for the learner's own answer.
+_OWED = (
+    "NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.session_id = s.id AND d.position = s.position "
+    "AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.delivery_id = d.id AND a.user_id = s.user_id))"
+)
+
 
 @dataclass(frozen=True)
 class Session:
@@ -88,12 +94,16 @@ class SessionRepository:
         """Active sessions whose learner is owed a question: nothing delivered yet, or the latest delivery
         answered. After a restart these resume; the others wait for an answer that will move them on."""
         rows = await self.db.fetch_all(
-            "SELECT s.* FROM sessions s WHERE s.status = 'active' AND s.position < "
-            "json_extract(s.settings, '$.count') AND NOT EXISTS ("
-            "SELECT 1 FROM deliveries d WHERE d.session_id = s.id AND d.position = s.position "
-            "AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.delivery_id = d.id AND a.user_id = s.user_id))"
+            f"SELECT s.* FROM sessions s WHERE s.status = 'active' AND s.position < "
+            f"json_extract(s.settings, '$.count') AND {_OWED}"
         )
         return [_session(row) for row in rows]
+
+    async def owed_question(self, session_id: int) -> bool:
+        """Whether the learner has answered the latest question sent (or none was sent yet): a second
+        request for the next question, say from start-up resume and an answer at once, must not send two."""
+        row = await self.db.fetch_one(f"SELECT 1 FROM sessions s WHERE s.id = ? AND {_OWED}", (session_id,))
+        return row is not None
 
     async def advance(self, session_id: int) -> int | None:
         """Count one more question sent; the new position, or None when the session is no longer active
