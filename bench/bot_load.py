@@ -87,11 +87,13 @@ MODEL_LATENCY_S = 0.3
 SETTLE_QUIET_S = 1.0
 SETTLE_LIMIT_S = 3.0
 FIRST_POLL_TARGET = 1.5
-ROUND_BUTTON = "5"
+ROUND_BUTTON = "3"
 ANSWERED = 3
 DIALOGUE = ("全部章节", "混合", "严谨（贴近教材）")
 FEEDBACK_MARK = "解析"
 FINISHED_MARK = "本轮结束"
+ROUND_MARK = "设置："  # the dialogue's last edit, where a round begins
+ROUND_CALLS_TARGET = 8
 # Bot API methods without a chat_id: PTB's AIORateLimiter lets them pass; every other call the bot makes
 # counts against Telegram's overall budget of about 30 a second.
 UNTHROTTLED = frozenset({"getMe", "getUpdates", "answerCallbackQuery", "setMyCommands", "deleteWebhook"})
@@ -178,9 +180,8 @@ async def play(client: EmulatorClient, user: EmuUser, played: Played, thinking: 
             chosen = list(quiz.poll.correct_option_ids)
             await client.vote(user, quiz, chosen)
             played.answers.append((quiz.poll.id, chosen))
-            await client.wait_for_text(user, FEEDBACK_MARK)
-        await client.send_text(user, "/stop")
-        await client.wait_for_text(user, FINISHED_MARK)
+            # The last explanation also ends the round.
+            await client.wait_for_text(user, FEEDBACK_MARK if number < ANSWERED - 1 else FINISHED_MARK)
         played.finished = True
     except (TimeoutError, EmulatorError, LookupError, aiohttp.ClientError) as exc:
         played.error = f"{type(exc).__name__}: {exc}"
@@ -202,6 +203,21 @@ async def polls_after_the_end(client: EmulatorClient, played: list[Played]) -> i
         ends = [i for i, m in enumerate(messages) if FINISHED_MARK in m.body]
         late += sum(m.poll is not None for m in messages[ends[0] + 1 :]) if ends else 0
     return late
+
+
+async def calls_per_round(client: EmulatorClient, played: list[Played]) -> list[int]:
+    """For each finished round, the messages the bot sent or edited in it, from the settings line on: what
+    the round cost of Telegram's budget, the /quiz dialogue before it left out."""
+    counts = []
+    for learner in played:
+        if not learner.finished:
+            continue
+        events = await client.events(learner.user_id)
+        bots = [e for e in events if e.kind in ("message", "edited") and e.message and e.message.from_bot]
+        start = next((i for i, e in enumerate(bots) if ROUND_MARK in e.message.body), None)
+        if start is not None:
+            counts.append(len(bots) - start)
+    return counts
 
 
 async def _line() -> str:
@@ -243,6 +259,7 @@ async def world(learners: int, scenario: Scenario, latency: float) -> None:
                 "wall": wall,
                 "played": [asdict(p) for p in played],
                 "late_polls": await polls_after_the_end(client, played),
+                "round_calls": await calls_per_round(client, played),
                 "calls": info["calls"],
                 "model_calls": len(server.exchanges),
                 "peak_model_calls": server.peak_in_flight,
@@ -325,6 +342,7 @@ class CallLedger:
     def __init__(self) -> None:
         self.calls: dict[int, list[int]] = defaultdict(list)
         self.outcomes: dict[str, int] = defaultdict(int)
+        self.failures: list[str] = []  # the first reasons, printed with the errors
 
     def watch(self, service: GenerationService) -> None:
         stream = service.stream
@@ -334,24 +352,30 @@ class CallLedger:
                 if isinstance(event, Result):
                     self.calls[request.chat_id].append(event.usage.get("model_calls", 0))
                     self.outcomes[event.outcome] += 1
+                    if event.outcome == "failed" and len(self.failures) < ErrorLog.KEPT:
+                        self.failures.append(f"generation failed for chat {request.chat_id}: {event.failure}")
                 yield event
 
         service.stream = observed  # type: ignore[method-assign]
 
 
 class ErrorLog(logging.Handler):
-    """Counts ERROR records from any logger of this process and keeps the first few. Installed until the
-    event loop is gone, so a task that failed unawaited during shutdown is counted too."""
+    """Counts ERROR records from any logger of this process and keeps the first few with their tracebacks:
+    "error while handling update 144" alone does not say what to fix. Installed until the event loop is
+    gone, so a task that failed unawaited during shutdown is counted too."""
+
+    KEPT = 3
 
     def __init__(self) -> None:
         super().__init__(logging.ERROR)
+        self.setFormatter(logging.Formatter("%(name)s: %(message)s"))
         self.count = 0
         self.first: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
         self.count += 1
-        if len(self.first) < 3:
-            self.first.append(f"{record.name}: {record.getMessage()}")
+        if len(self.first) < self.KEPT:
+            self.first.append(self.format(record))
 
     @contextmanager
     def installed(self) -> Iterator[ErrorLog]:
@@ -374,6 +398,7 @@ class Measured:
     logged_errors: int
     recorded: int
     late_polls: int
+    round_calls: list[int]
     bot_calls: dict[str, int]
     model_calls: int
     peak_model_calls: int
@@ -481,6 +506,7 @@ async def measure(folder: Path, learners: int, scenario: Scenario, error_log: Er
         logged_errors=bot.logged_errors,
         recorded=await recorded_answers(settings.storage.database, played),
         late_polls=int(report["late_polls"]),
+        round_calls=[int(n) for n in report["round_calls"]],
         bot_calls={str(k): int(v) for k, v in report["calls"].items()},
         model_calls=int(report["model_calls"]),
         peak_model_calls=int(report["peak_model_calls"]),
@@ -621,6 +647,15 @@ def rows(m: Measured, error_log: ErrorLog) -> list[Row]:
             None,
         ),
         (
+            f"{name}: messages sent or edited per {ANSWERED}-question round (from the settings line),"
+            " mean / max",
+            f"{statistics.mean(m.round_calls):.1f} / {max(m.round_calls)}"
+            if m.round_calls
+            else "no round finished",
+            f"≤ {ROUND_CALLS_TARGET}",
+            max(m.round_calls) <= ROUND_CALLS_TARGET if m.round_calls else None,
+        ),
+        (
             f"{name}: calls counting against Telegram's {TELEGRAM_RATE:g}/s, per learner; rate asked of it",
             f"{throttled / count:.1f}; {throttled / m.wall:.0f}/s over the run"
             f" ({throttled / TELEGRAM_RATE:.0f} s of budget)",
@@ -655,7 +690,8 @@ def run(learners: int | None = None, scenarios: tuple[str, ...] = tuple(SCENARIO
         ):
             scenario = SCENARIOS[name]
             measured = asyncio.run(measure(Path(folder), learners or learner_count(), scenario, error_log))
-        for problem in [*error_log.first, *(p.error for p in measured.learners if p.error)][:6]:
+        stuck = [p.error for p in measured.learners if p.error]
+        for problem in [*error_log.first, *measured.ledger.failures, *stuck[: ErrorLog.KEPT]]:
             print(f"bot_load[{name}]: {problem}", file=sys.stderr)
         result.extend(rows(measured, error_log))
     return result
