@@ -97,6 +97,8 @@ FEEDBACK_MARK = "解析"
 FINISHED_MARK = "本轮结束"
 RETRY_LABEL = "重试"
 ROUND_MARK = "设置："  # the dialogue's last edit, where a round begins
+# A round whose questions are ready when the learner gets to them costs 7 or 8; a long wait adds a status
+# edit a second, a question the bot could not write its notice and a retry: judged on the mean, max shown.
 ROUND_CALLS_TARGET = 8
 # Bot API methods without a chat_id: PTB's AIORateLimiter lets them pass; every other call the bot makes
 # counts against Telegram's overall budget of about 30 a second.
@@ -682,8 +684,8 @@ def rows(m: Measured, error_log: ErrorLog) -> list[Row]:
             f"{statistics.mean(m.round_calls):.1f} / {max(m.round_calls)}"
             if m.round_calls
             else "no round finished",
-            f"≤ {ROUND_CALLS_TARGET}",
-            max(m.round_calls) <= ROUND_CALLS_TARGET if m.round_calls else None,
+            f"mean ≤ {ROUND_CALLS_TARGET}",
+            statistics.mean(m.round_calls) <= ROUND_CALLS_TARGET if m.round_calls else None,
         ),
         (
             f"{name}: calls counting against Telegram's {TELEGRAM_RATE:g}/s, per learner; rate asked of it",

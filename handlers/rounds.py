@@ -214,19 +214,15 @@ async def grade_private_answer(
     feedback = answer_feedback(
         locale, version.question, recorded.attempt.option_ids, recorded.attempt.correct
     )
-    if delivery.session_id is None:
-        await app.bot.send_message(
-            delivery.chat_id, feedback, reply_parameters=ReplyParameters(delivery.message_id)
-        )
-        return
-    session = await found.store.sessions.get(delivery.session_id)
+    session = await found.store.sessions.get(delivery.session_id) if delivery.session_id is not None else None
     last = session is not None and delivery.position == session.settings.count
     if last and await finish_round(app, session.id, locale, feedback, delivery.message_id):
         return
     sent = await app.bot.send_message(
         delivery.chat_id, feedback, reply_parameters=ReplyParameters(delivery.message_id)
     )
-    schedule_next(app, delivery.session_id, sent)
+    if delivery.session_id is not None:
+        schedule_next(app, delivery.session_id, sent)
 
 
 async def finish_round(
