@@ -5,10 +5,12 @@ Handlers never import LangGraph or SQL: they call the generation service and the
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from telegram import Update
+from telegram import CallbackQuery, Update
+from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bot.metrics import Metrics
@@ -20,6 +22,7 @@ from settings import Settings
 from storage import Store
 
 SERVICES_KEY = "services"
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -59,3 +62,15 @@ async def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
 async def say(update: Update, context: ContextTypes.DEFAULT_TYPE, key: str, **values: object) -> None:
     locale = await user_locale(context, update.effective_user.id if update.effective_user else None)
     await update.effective_message.reply_text(text(locale, key, **values))
+
+
+async def acknowledge(query: CallbackQuery, notice: str | None = None) -> None:
+    """Answer a button press. Telegram takes the answer only for a short while after the press, and a bot
+    behind on its updates (a class all tapping at once) answers later than that: the press must still take
+    effect, so an expired query is no error."""
+    try:
+        await query.answer(notice)
+    except BadRequest as exc:
+        if "query is too old" not in exc.message.lower():
+            raise
+        log.info("button press %s answered too late to show", query.id)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from handlers.context import remember, services
+from handlers.context import acknowledge, remember, services
 from handlers.feedback import ask_reason
 from handlers.i18n import text
 from handlers.rounds import schedule_next, stop_round
@@ -39,9 +39,9 @@ async def retry(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     session_id = int(query.data.split(":", 1)[1])
     session = await services(context).store.sessions.get(session_id)
     if session is None or session.status != "active" or session.user_id != query.from_user.id:
-        await query.answer(text(locale, "stale_button"))
+        await acknowledge(query, text(locale, "stale_button"))
         return
-    await query.answer()
+    await acknowledge(query)
     await query.edit_message_reply_markup(None)
     schedule_next(context.application, session_id)
 

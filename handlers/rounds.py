@@ -13,7 +13,7 @@ import weakref
 from contextlib import suppress
 from dataclasses import dataclass, field
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, ReplyParameters
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.ext import Application, ContextTypes
 
 from graph.schemas import GenerationRequest
@@ -117,14 +117,22 @@ async def _start_generation(
 
 
 async def start_round(
-    context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int, chosen: QuizSettings
+    context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int, chosen: QuizSettings, summary: Message
 ) -> None:
+    """`summary`: the dialogue's message with the chosen settings, where the first status is written."""
     session = await services(context).store.sessions.create(chat_id, user_id, chosen)
-    schedule_next(context.application, session.id)
+    schedule_next(context.application, session.id, summary)
 
 
 async def _status_if_slow(
-    app: Application, found: Services, pending: Pending, chat_id: int, locale: str, position: int, count: int
+    app: Application,
+    found: Services,
+    pending: Pending,
+    chat_id: int,
+    locale: str,
+    position: int,
+    count: int,
+    above: Message | None,
 ) -> StatusMessage | None:
     """Show the loop's progress live, but only when the learner would otherwise wait: a question that is
     ready within `status_after` seconds costs no status message (and no Bot API calls)."""
@@ -135,7 +143,7 @@ async def _status_if_slow(
     if pending.task.done():
         return None
     status = StatusMessage(
-        app.bot, chat_id, locale, text(locale, "status_title", number=position, count=count)
+        app.bot, chat_id, locale, text(locale, "status_title", number=position, count=count), above
     )
     await status.open()
     for event in pending.events:
@@ -144,7 +152,8 @@ async def _status_if_slow(
     return status
 
 
-async def deliver_next(app: Application, session_id: int) -> None:
+async def deliver_next(app: Application, session_id: int, above: Message | None = None) -> None:
+    """`above`: the bot's last message in the chat, which a status for this question may be written under."""
     found: Services = app.bot_data["services"]
     async with _lock(app, session_id):
         session = await found.store.sessions.get(session_id)
@@ -168,7 +177,7 @@ async def deliver_next(app: Application, session_id: int) -> None:
             await found.store.sessions.cancel(session_id)
             await app.bot.send_message(session.chat_id, text(locale, "no_slices", reason=exc))
             return
-        status = await _status_if_slow(app, found, pending, session.chat_id, locale, position, count)
+        status = await _status_if_slow(app, found, pending, session.chat_id, locale, position, count, above)
         result = await pending.task
         _pending(app).pop((session_id, position), None)
         if (await found.store.sessions.get(session_id)).status != "active":
@@ -246,7 +255,8 @@ async def grade_private_answer(
     app: Application, delivery: Delivery, user_id: int, option_ids: tuple[int, ...]
 ) -> None:
     """Record the answer (committed before any reply), explain, and move the round on. Only the learner
-    answers their round: a forwarded quiz lets anyone vote on the same poll, and that vote is ignored."""
+    answers their round: a forwarded quiz lets anyone vote on the same poll, and that vote is ignored. The
+    last answer of a round also ends it, in the same message: one send fewer against Telegram's budget."""
     found: Services = app.bot_data["services"]
     session = await found.store.sessions.get(delivery.session_id) if delivery.session_id else None
     if user_id != (session.user_id if session is not None else delivery.chat_id):
@@ -257,36 +267,48 @@ async def grade_private_answer(
         return
     locale = await found.store.users.get_locale(user_id) or found.settings.locale.default
     version = await found.store.questions.version(delivery.version_id)
-    await app.bot.send_message(
-        delivery.chat_id,
-        answer_feedback(locale, version.question, recorded.attempt.option_ids, recorded.attempt.correct),
-        reply_parameters=ReplyParameters(delivery.message_id),
+    feedback = answer_feedback(
+        locale, version.question, recorded.attempt.option_ids, recorded.attempt.correct
+    )
+    session = await found.store.sessions.get(delivery.session_id) if delivery.session_id is not None else None
+    last = session is not None and delivery.position == session.settings.count
+    if last and await finish_round(app, session.id, locale, feedback, delivery.message_id):
+        return
+    sent = await app.bot.send_message(
+        delivery.chat_id, feedback, reply_parameters=ReplyParameters(delivery.message_id)
     )
     if delivery.session_id is not None:
-        schedule_next(app, delivery.session_id)
+        schedule_next(app, delivery.session_id, sent)
 
 
-async def finish_round(app: Application, session_id: int, locale: str) -> None:
+async def finish_round(
+    app: Application, session_id: int, locale: str, explanation: str = "", reply_to: int | None = None
+) -> bool:
+    """End the round with its score, under the last answer's `explanation` when there is one. False if
+    it had already ended."""
     found: Services = app.bot_data["services"]
     session = await found.store.sessions.get(session_id)
     if session is None or not await found.store.sessions.finish(session_id):
-        return
+        return False
     score = await found.store.sessions.score(session_id)
     again = InlineKeyboardMarkup([[InlineKeyboardButton(text(locale, "again"), callback_data="again")]])
     asked = (await found.store.sessions.get(session_id)).position  # a stopped round counts what it asked
+    result = text(locale, "round_finished", right=score.correct, total=asked)
     await app.bot.send_message(
         session.chat_id,
-        text(locale, "round_finished", right=score.correct, total=asked),
+        f"{explanation}\n\n{result}" if explanation else result,
         reply_markup=again,
+        reply_parameters=ReplyParameters(reply_to) if reply_to else None,
     )
+    return True
 
 
-def schedule_next(app: Application, session_id: int) -> None:
+def schedule_next(app: Application, session_id: int, above: Message | None = None) -> None:
     """Deliver the session's next question in the background. While the bot is stopping nothing new starts:
     the session is stored, and `resume_rounds` takes it up on the next start."""
     if not app.running:
         return
-    task = app.create_task(deliver_next(app, session_id))
+    task = app.create_task(deliver_next(app, session_id, above))
     tasks: set[asyncio.Task] = app.bot_data.setdefault("round_tasks", set())
     tasks.add(task)
     task.add_done_callback(tasks.discard)

@@ -11,14 +11,14 @@ import secrets
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
-from handlers.context import remember, services
+from handlers.context import acknowledge, remember, services
 from handlers.i18n import text
 from handlers.menus import open_menu
 from handlers.rounds import start_round
 from storage.quiz_settings import QuizSettings
 
 PAGE_SIZE = 8
-COUNTS = (1, 5, 10, 20)
+COUNTS = (1, 3, 5, 10, 20)
 TYPES = ("single", "multi", "judge", "mixed")
 MODES = ("strict", "flexible")
 SETUP_KEY = "setup"
@@ -85,9 +85,9 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     _, nonce, action, value = query.data.split(":", 3)
     setup = context.chat_data.get(SETUP_KEY)
     if not setup or setup["nonce"] != nonce or setup["user"] != query.from_user.id:
-        await query.answer(text(locale, "stale_button"))
+        await acknowledge(query, text(locale, "stale_button"))
         return
-    await query.answer()
+    await acknowledge(query)
     if action == "page" and number_in(value):
         prompt, keyboard = chapter_keyboard(context, locale, nonce, int(value))
         await query.edit_message_text(prompt, reply_markup=keyboard)
@@ -123,8 +123,8 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             mode=text(locale, f"mode_{chosen.mode}"),
             count=chosen.count,
         )
-        await query.edit_message_text(summary)
-        await start_round(context, update.effective_chat.id, query.from_user.id, chosen)
+        shown = await query.edit_message_text(summary)
+        await start_round(context, update.effective_chat.id, query.from_user.id, chosen, shown)
 
 
 def chapter_choice(context: ContextTypes.DEFAULT_TYPE, locale: str, value: str) -> dict[str, object] | None:

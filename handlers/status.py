@@ -1,5 +1,9 @@
 """The live status message of a generation: one message edited as the loop's nodes finish, at most about
-once a second (Telegram's per-chat limit), with the last state always shown."""
+once a second (Telegram's per-chat limit), with the last state always shown.
+
+Every message sent counts against Telegram's budget of about 30 a second for the whole bot, so a status
+is written under the bot's last message in the chat (the round's settings, or the previous answer's
+explanation) when that message can take it, instead of opening a message of its own."""
 
 from __future__ import annotations
 
@@ -13,6 +17,9 @@ from handlers.i18n import text
 
 EDIT_INTERVAL = 1.0
 SHOWN_LINES = 6
+MESSAGE_LIMIT = 4096
+# Room kept for the title and the shown lines under an adopted message's own text.
+STATUS_ROOM = 600
 
 
 def describe(locale: str, event: Progress) -> str:
@@ -29,20 +36,36 @@ def describe(locale: str, event: Progress) -> str:
     return text(locale, f"node_{node}", detail=detail)
 
 
+def can_adopt(message: Message | None) -> bool:
+    """Whether a status can be written under this message: plain text without buttons (an edit would drop
+    them), with room left under Telegram's length limit."""
+    return (
+        message is not None
+        and message.text is not None
+        and message.reply_markup is None
+        and len(message.text) + STATUS_ROOM <= MESSAGE_LIMIT
+    )
+
+
 class StatusMessage:
-    def __init__(self, bot: Bot, chat_id: int, locale: str, title: str) -> None:
+    def __init__(self, bot: Bot, chat_id: int, locale: str, title: str, above: Message | None = None) -> None:
+        """`above`: the bot's last message in the chat; the status goes under its text if it can take it."""
         self.bot, self.chat_id, self.locale, self.title = bot, chat_id, locale, title
         self.lines: list[str] = []
-        self.message: Message | None = None
+        self.message: Message | None = above if can_adopt(above) else None
+        self._head = f"{above.text}\n\n" if self.message is not None else ""
         self._last_edit = 0.0
-        self._shown = ""
+        self._shown = self.message.text if self.message is not None else ""
 
     def _render(self) -> str:
-        return "\n".join([self.title, *(f"· {line}" for line in self.lines[-SHOWN_LINES:])])
+        return self._head + "\n".join([self.title, *(f"· {line}" for line in self.lines[-SHOWN_LINES:])])
 
     async def open(self) -> None:
-        self._shown = self._render()
-        self.message = await self.bot.send_message(self.chat_id, self._shown)
+        """Send the status, or, under an adopted message, only start the clock: the first progress (within
+        a second) or the close edits it, so a question ready soon after costs one edit."""
+        if self.message is None:
+            self._shown = self._render()
+            self.message = await self.bot.send_message(self.chat_id, self._shown)
         self._last_edit = time.monotonic()
 
     async def add(self, event: Progress) -> None:

@@ -31,6 +31,16 @@ async def choose(client, user, qtype: str = "single", count: int = 5, chapter: s
     return menu
 
 
+async def writing_shown(client, user, timeout: float = 10):
+    """The settings line saying the first question is being written (its live status goes under it)."""
+    return await client.wait_for(
+        user,
+        lambda e: e.message is not None and "正在出第 1 题" in e.message.body,
+        kind="edited",
+        timeout=timeout,
+    )
+
+
 def wrong_choice(poll) -> list[int]:
     """A wrong answer; for multiple choice, only part of the correct set (graded wrong as a whole)."""
     correct = list(poll.correct_option_ids)
@@ -63,8 +73,8 @@ async def test_a_round_is_graded_explained_and_scored(tmp_path: Path, qtype: str
                 feedback = await client.wait_for_text(alice, "解析")
                 assert ("回答正确" in feedback.text) == (number % 2 == 0)
                 assert "教材原文" in feedback.text and "结论" in feedback.text
-            summary = await client.wait_for_text(alice, "本轮结束")
-            assert "答对 3/5 题" in summary.text
+            # The last explanation ends the round with its score.
+            assert "本轮结束：答对 3/5 题" in feedback.text
         store = await Store.open(settings.storage.database)
         try:
             session = await store.sessions.get(1)
@@ -172,7 +182,7 @@ async def test_cancel_in_the_middle_of_a_generation(tmp_path: Path, monkeypatch)
     async with world(tmp_path) as (emulator, client, settings), bot_running(emulator, settings):
         frank = await client.create_user("Frank")
         await choose(client, frank, "judge", count=5)
-        await client.wait_for_text(frank, "正在出第 1/5 题", timeout=10)
+        await writing_shown(client, frank)
         await client.send_text(frank, "/cancel")
         await client.wait_for_text(frank, "已取消", timeout=10)
         await asyncio.sleep(2.0)
@@ -233,7 +243,7 @@ async def test_a_round_interrupted_while_writing_resumes_after_a_restart(tmp_pat
         monkeypatch.setattr(graph.service, "make_author", lambda llm: SlowAuthor(original(llm)))
         async with bot_running(emulator, settings):
             await choose(client, ivy, "single", count=5)
-            await client.wait_for_text(ivy, "正在出第 1/5 题", timeout=10)
+            await writing_shown(client, ivy)
         monkeypatch.setattr(graph.service, "make_author", original)
         async with bot_running(emulator, settings):
             quiz = await client.wait_for_poll(ivy, timeout=20)
