@@ -209,7 +209,7 @@ class Holding:
         pronoun = "她" if person.endswith("女士") else "他"
         stem = (
             f"{_day(held.bought)}，{person}购买了一套{sale.home}；{_day(held.sold)}，{pronoun}"
-            f"{sale.sell}这套{sale.home}时{'，' if len(fact.subject) > 6 else ''}{fact.subject}。（　）"
+            f"{sale.sell}这套{sale.home}时{fact.subject}。（　）"
         )
         analysis = f"{self._lead(fact, sale)}{person}{_reasoning(sale, held, fact.subject)}。"
         return O.judge([fact.id], stem, held.meets, analysis, [fact.source], difficulty=0.5)
