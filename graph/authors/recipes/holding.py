@@ -73,6 +73,9 @@ class Held:
         months -= self.sold.day < self.bought.day
         years, rest = divmod(months, 12)
         text = (f"{years}年" if years else "") + (f"{rest}个月" if rest else "")
+        days = (self.sold - _shift(self.bought, months, self.bought.day)).days
+        if days and not rest:  # just past an anniversary: the days say the bound was passed, not missed
+            text += f"零{days}天"
         return text or "不到1个月"
 
 
