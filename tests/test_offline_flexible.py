@@ -1,6 +1,7 @@
 """How the offline author picks a fact for a 灵活 request: a case whose details decide the answer is looked
-for in the whole chapter before a broker's act in a sale is told, which examiners strike as a name pasted
-into a rule; that act is still told when nothing in the chapter can be a case."""
+for in the whole chapter before a fixed frame is told (a broker's act in a sale, a rule with a name pasted
+in, "下列情形中，（　）的，应当X"), which examiners strike; the frame is still told when nothing in the
+chapter can be a case."""
 
 from __future__ import annotations
 
@@ -44,8 +45,25 @@ async def _draft(slices: list[Slice]):
 async def test_a_flexible_request_takes_a_case_from_elsewhere_in_the_chapter_before_a_pasted_act():
     authored = await _draft([*OTHER, TAX])
     assert authored.slice_id == TAX.id
-    assert re.search(r"购买\d+年的住房", authored.draft.stem)
+    assert re.search(r"\d{4}年\d+月\d+日，.+购买了一套住房；\d{4}年\d+月\d+日，.+销售", authored.draft.stem)
     assert "这一做法" not in authored.draft.stem
+
+
+async def test_a_dated_case_in_the_chapter_comes_before_the_slice_s_own_rule_told_with_a_name():
+    """A modal rule with a condition ("…的，应当…") is told by a fixed frame only: a dated sale elsewhere in
+    the chapter is asked first, for every question type."""
+    duty = Slice(
+        id="s-duty",
+        path=("第一篇 经纪实务", "第二章 交易服务", "第一节 执业规范", "二、告知"),
+        mastery="掌握",
+        text="经纪人员发现房屋存在抵押的，应当告知买方。出租人出卖租赁房屋的，应当提前通知承租人。",
+    )
+    facts = compile_kb([duty, *OTHER, TAX])
+    for qtype in ("single", "multi", "judge"):
+        task = Task(slice=duty, qtype=qtype, mode="flexible", seed=5, facts=facts, neighbours=OTHER[:6])
+        authored = await OfflineAuthor().draft(task)
+        assert authored.slice_id == TAX.id, (qtype, authored.draft.stem)
+        assert "应当" not in authored.draft.stem
 
 
 async def test_a_flexible_request_falls_back_to_an_act_when_the_chapter_has_no_case():

@@ -101,11 +101,11 @@ def test_same_seed_same_question():
 def test_the_bundled_knowledge_base_yields_trigger_questions_that_pass_the_checks(compiled_sample):
     facts, slices = compiled_sample
     produced = [bool(questions) for _, questions in bundled_questions(RECIPE, "modal", facts, slices)]
-    assert sum(produced) >= 10
+    assert sum(produced) >= 6  # fewer than before: keys sharing a word with the act are no longer asked
 
 
 def test_one_role_keeps_one_name_in_the_stem_and_the_options():
-    harmed = _rule("t-harmed", "异议登记不当造成权利人损害", "权利人", "可以", "向申请人请求损害赔偿")
+    harmed = _rule("t-harmed", "异议登记不当造成权利人损害", "权利人", "可以", "向申请人请求赔偿")
     for seed in range(6):
         draft = _write(harmed, [*FACTS, harmed], seed=seed).draft
         stem_name = re.search(r"权利人(.某)可以", draft.stem)[1]
@@ -138,3 +138,14 @@ def test_one_situation_worded_twice_is_one_option():
     for seed in range(6):
         options = _write(DOUBLE, facts, seed=seed).draft.options
         assert sum("转让" in o and "抵押财产" in o for o in options) <= 1
+
+
+def test_a_key_sharing_a_word_with_the_act_that_no_distractor_has_is_not_asked():
+    """ "抵押人转让抵押财产" for "及时通知抵押权人": the learner would match 抵押 without knowing the rule."""
+    assert all(_write(MORTGAGE, FACTS, seed=seed) is None for seed in range(6))
+
+
+def test_a_stem_naming_the_bound_party_carries_no_date_that_decides_nothing():
+    for seed in range(4):
+        stem = _write(MINOR, FACTS, seed=seed).draft.stem
+        assert stem.startswith("下列情形中，（　）的，监护人") and not re.search(r"\d{4}年", stem)

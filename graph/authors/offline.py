@@ -4,7 +4,8 @@ no network — so a fresh clone produces questions an examiner can sign.
 The author only chooses: which fact of the slice (another one each time the chat meets the slice again, and
 another on a reroute) and which recipe turns it into the requested type and mode. The recipes write.
 A 灵活 request looks through the whole chapter for a fact that can be told as a case whose details decide
-the answer before it settles for an act in a sale (`FALLBACK`). Same seed, slice and visit, same question.
+the answer before it settles for a fixed frame (`FALLBACK`: an act in a sale, a rule with a name in it).
+Same seed, slice and visit, same question.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 from graph.authors.amend import amend
 from graph.authors.base import Authored, AuthorError, CalcChoice, Choice, Review, Task
-from graph.authors.recipes import CALCULATION, FALLBACK, MIMIC, RECIPES, Recipe
+from graph.authors.recipes import CALCULATION, CASES, FALLBACK, MIMIC, RECIPES, Recipe
 from graph.authors.recipes.base import Brief, Written
 from graph.complaints import complaint_in
 from graph.format import JUDGE_OPTIONS, LETTERS, short_explanation, with_blank
@@ -47,6 +48,8 @@ class OfflineAuthor:
             return []  # calculations are the finance expert's, with its calculator run in the trace
         fitting = [r for r in tier if fact.kind in r.kinds and task.qtype in r.qtypes]
         brief.rng.shuffle(fitting)  # vary the question's shape between visits
+        if task.mode == "flexible":
+            fitting.sort(key=lambda r: r not in CASES)  # a dated case before a looser telling of the fact
         return fitting
 
     def _slices(self, task: Task) -> list[str]:

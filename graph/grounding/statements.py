@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from graph.grounding.periods import held_for
 from graph.grounding.text import clauses, content_chars
 from graph.schemas import Question
 
@@ -176,6 +177,9 @@ def _fill(stem: str, option: str, reverse: bool) -> tuple[str, tuple[str, ...], 
 
 def statements(question: Question) -> list[Statement]:
     """The statements a question asserts, in option order."""
+    question = question.model_copy(
+        update={"stem": held_for(question.stem), "options": [held_for(o) for o in question.options]}
+    )
     if question.qtype == "judge":
         return [_judge(question)]
     kind, asks_false = frame_of(question.stem)

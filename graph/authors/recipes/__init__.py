@@ -1,15 +1,26 @@
 """One module per way of turning a compiled fact into a question (see base.py for the contract).
 
-`RECIPES` is every recipe the offline author may try for a fact when the specialist drafts; `FALLBACK` are
-those whose 灵活 questions tell an act in a sale without details that decide it, tried for a 灵活 request only
-when no fact of the chapter can be told as a case by the others; `CALCULATION` is
+`RECIPES` is every recipe the offline author may try for a fact when the specialist drafts; `CASES` tell
+a fact as a dated case whose figures the learner works out, and come before any other telling of the same
+fact in a 灵活 request; `FALLBACK` are those whose 灵活 questions are a fixed frame (an act in a sale, a
+rule with a name pasted in, "下列情形中，（　）的，应当X"), tried for a 灵活 request only when no fact of
+the chapter can be told as a case by the others; `CALCULATION` is
 the finance expert's alone: it recomputes a worked example with new inputs, so a calculation question always
 comes with the finance node's own calculator run in its trace.
 """
 
 from __future__ import annotations
 
-from graph.authors.recipes import conduct, definition, enumeration, statements, table, threshold, trigger
+from graph.authors.recipes import (
+    conduct,
+    definition,
+    enumeration,
+    holding,
+    statements,
+    table,
+    threshold,
+    trigger,
+)
 from graph.authors.recipes.base import Recipe
 from graph.authors.recipes.calculation import CalculationRecipe
 from graph.authors.recipes.mimic import Mimic
@@ -17,18 +28,21 @@ from graph.authors.recipes.scenario import Scenario
 
 CALCULATION = CalculationRecipe()
 MIMIC = Mimic()
+SCENARIO = Scenario()
+CASES: tuple[Recipe, ...] = (holding.RECIPE,)
 RECIPES: tuple[Recipe, ...] = (
+    holding.RECIPE,
     enumeration.RECIPE,
     definition.RECIPE,
     table.RECIPE,
     threshold.RECIPE,
-    Scenario(),
+    SCENARIO,
     trigger.RECIPE,
     MIMIC,
     statements.RECIPE,
     conduct.RECIPE,
     conduct.RECIPE_JUDGE,
 )
-FALLBACK: tuple[Recipe, ...] = (conduct.RECIPE, conduct.RECIPE_JUDGE)
+FALLBACK: tuple[Recipe, ...] = (SCENARIO, trigger.RECIPE, MIMIC, conduct.RECIPE, conduct.RECIPE_JUDGE)
 
-__all__ = ["CALCULATION", "FALLBACK", "MIMIC", "RECIPES", "Recipe"]
+__all__ = ["CALCULATION", "CASES", "FALLBACK", "MIMIC", "RECIPES", "Recipe"]

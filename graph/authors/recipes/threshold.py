@@ -265,7 +265,7 @@ def _asked(fact: Fact) -> str:
     return fact.comparator if fact.comparator in _IN_STEM else "为"
 
 
-def _consequence(fact: Fact) -> bool:
+def consequence(fact: Fact) -> bool:
     """The threshold sits in the condition and the subject is what follows ("个人将购买2年以上的住房对外
     销售的" → 免征增值税): a case meets or misses the condition and the consequence holds or not."""
     return any(fact.value in (b.low, b.high) and b.unit == fact.unit for b in bounds(_clause(fact.condition)))
@@ -279,7 +279,7 @@ def _range_end(fact: Fact) -> bool:
     )
 
 
-def _usable(fact: Fact) -> bool:
+def usable(fact: Fact) -> bool:
     subject = fact.subject
     if fact.value is None or _figure_of(fact.value_text, fact.unit) is None or _range_end(fact):
         return False
@@ -288,7 +288,7 @@ def _usable(fact: Fact) -> bool:
         return False
     if "：" in condition or ":" in condition or re.search(r"、[\u4e00-\u9fff]$", condition):
         return False  # a heading's colon, or a list cut off after its first character ("卧室、起")
-    if _consequence(fact):
+    if consequence(fact):
         return True
     if any(word in subject for word in _RULE_WORDS):
         return False
@@ -296,7 +296,7 @@ def _usable(fact: Fact) -> bool:
     return subject.endswith(_MEASURES) or (fact.unit in ("%", "％") and bool(bounds(fact.condition)))
 
 
-def _tangled(fact: Fact) -> bool:
+def tangled(fact: Fact) -> bool:
     """Whether the rule cannot be split into a case and what follows from it: a condition holding a
     verdict or a clause of its own ("持有3年、免征增值税"), or a consequence that rests on a further
     condition of its sentence ("…的，申报价低于评估价的，计税依据就是成交价"). A situation told from it
@@ -323,7 +323,7 @@ def _named(text: str, bound: Bound) -> bool:
 
 def _peers(fact: Fact, brief: Brief) -> list[Fact]:
     """Thresholds beside this one (its slice, related facts, chapter) in the same unit, fit to name."""
-    return [f for f in O.nearby(fact, brief, "threshold") if f.unit == fact.unit and _usable(f)]
+    return [f for f in O.nearby(fact, brief, "threshold") if f.unit == fact.unit and usable(f)]
 
 
 def _same_rule(a: Fact, b: Fact) -> bool:
@@ -431,14 +431,14 @@ class Threshold:
     qtypes: tuple[QuestionType, ...] = ("single", "multi", "judge")
 
     def write(self, fact: Fact, brief: Brief) -> Written | None:
-        if fact.kind != "threshold" or not _usable(fact):
+        if fact.kind != "threshold" or not usable(fact):
             return None
         flexible = brief.task.mode == "flexible"
-        if flexible and brief.task.qtype in ("single", "multi") and _consequence(fact):
+        if flexible and brief.task.qtype in ("single", "multi") and consequence(fact):
             return self._situations(fact, brief)
         if brief.task.qtype == "multi" and flexible:
             return self._sibling_situations(fact, brief)
-        if brief.task.qtype == "single" and not _consequence(fact):
+        if brief.task.qtype == "single" and not consequence(fact):
             if not flexible:
                 return self._single(fact, brief)
             builders = [self._flexible_single, self._sibling_situations]
@@ -447,7 +447,7 @@ class Threshold:
         if brief.task.qtype == "judge":
             if flexible:
                 return self._flexible_judge(fact, brief)
-            return self._consequence_judge(fact, brief) if _consequence(fact) else self._judge(fact, brief)
+            return self._consequence_judge(fact, brief) if consequence(fact) else self._judge(fact, brief)
         return None
 
     def _lead(self, fact: Fact) -> str:
@@ -565,7 +565,7 @@ class Threshold:
         return self._single(fact, brief, stem, difficulty=0.5)
 
     def _flexible_judge(self, fact: Fact, brief: Brief) -> Written | None:
-        if _consequence(fact):
+        if consequence(fact):
             return self._consequence_case(fact, brief)
         if fact.condition:
             return self._conditional_case(fact, brief)
@@ -579,7 +579,7 @@ class Threshold:
         hold."""
         rng = brief.rng
         condition = _clause(fact.condition)
-        if _tangled(fact) or _UNTIL.search(condition):
+        if tangled(fact) or _UNTIL.search(condition):
             return None
         bound = next(b for b in bounds(condition) if fact.value in (b.low, b.high) and b.unit == fact.unit)
         if not _named(condition, bound):
@@ -605,7 +605,7 @@ class Threshold:
         """Persons whose figures meet or miss the condition ("下列情形中，（　）的，免征增值税"): a multiple
         choice takes two or three who meet it; a single choice the one case on its side (the
         one who misses it when figures below a small bound run out: "持有1年" is the only miss of 满2年)."""
-        if _tangled(fact):
+        if tangled(fact):
             return None
         rng = brief.rng
         condition = _clause(fact.condition)
@@ -667,7 +667,7 @@ class Threshold:
         """Cases under this rule and under the rules of the same subject beside it ("家庭首套住房面积为120
         平方米" / "家庭第二套住房面积为160平方米"), asked which get this value: the right ones are the
         cases of every rule giving it, so a rule repeated for another condition is no false distractor."""
-        if _tangled(fact):
+        if tangled(fact):
             return None
         rng = brief.rng
         rules = [fact] + [
@@ -675,8 +675,8 @@ class Threshold:
             for peer in _peers(fact, brief)
             if O.key(peer.subject) == O.key(fact.subject)
             and peer.condition
-            and not _consequence(peer)
-            and not _tangled(peer)
+            and not consequence(peer)
+            and not tangled(peer)
         ]
         by_condition: dict[str, Fact] = {}
         for rule in rules:

@@ -33,6 +33,7 @@ _MODAL_WORDS = re.compile("|".join((*MODALS, "应", "须", "不能", "禁止")))
 _POINTING = re.compile(r"此|上述|下列|以下|前述|这些|这种|其他|该|其|时$|后$|前$|中$|期间$")
 _OPENINGS = ("按照", "根据", "依照", "依据", "因此", "所以", "但", "而", "如果", "若", "对于", "对")
 # Who may act in the case; the stem names them ("监护人周某"), a rule binding anyone else is declined.
+_COMMON = ("房屋", "住房", "房产", "合同", "买方", "卖方", "当事", "事人")
 _ACTORS = tuple(role for role, _ in scenes.ROLES if role != "个人")
 
 
@@ -92,6 +93,15 @@ def _shared(a: str, b: str) -> int:
     return sum(b[i : i + 2] in words for i in range(len(b) - 1))
 
 
+def _gives_away(act: str, right: list[str], wrong: list[str]) -> bool:
+    """A right situation sharing a word with the act that no wrong one has ("抵押人转让抵押财产" for
+    "通知抵押权人"): the learner matches the words instead of knowing the rule. Words every deal has
+    (房屋, 合同, 买方) match nothing."""
+    pairs = (act[i : i + 2] for i in range(len(act) - 1))
+    words = {w for w in pairs if re.fullmatch(r"[\u4e00-\u9fff]{2}", w) and w not in _COMMON}
+    return any(w in text and not any(w in other for other in wrong) for text in right for w in words)
+
+
 class Trigger:
     name = "trigger"
     kinds: tuple[FactKind, ...] = ("modal",)
@@ -132,6 +142,9 @@ class Trigger:
             if len(other) < 3 or len(same) > 1:
                 return None
             mixed = [(own, True), *((case, False) for case in rng.sample(other, 3))]
+        right = [case.rule.condition for case, correct in mixed if correct]
+        if _gives_away(act, right, [case.rule.condition for case, correct in mixed if not correct]):
+            return None
         names: dict[str, str] = {}
         actor = _told(own.rule.subject, names, rng) if own.rule.subject else ""
         choices = []
@@ -144,7 +157,9 @@ class Trigger:
                 choices.append(O.Option(text, True, f"属于这种情形，{why}"))
             else:
                 choices.append(O.Option(text, False, f"{why}，教材未规定这种情形{own.rule.written}{act}"))
-        stem = f"{O.case_date(rng, fact.source)}，下列情形中，（　）的，{actor}{own.rule.written}{act}。"
+        # a date decides nothing here: it only stands in for a case when no party of the rule is named
+        when = "" if actor else f"{O.case_date(rng, fact.source)}，"
+        stem = f"{when}下列情形中，（　）的，{actor}{own.rule.written}{act}。"
         return O.choice(
             [case.fact.id for case, _ in mixed],
             brief.task.qtype,

@@ -1,0 +1,260 @@
+"""Holding-period thresholds → 灵活 cases told with a purchase date and a sale date, as the field's papers
+set them: "2024年3月18日，周女士购买了一套住房；2026年1月10日，她对外销售这套住房时免征增值税。"
+The learner works out how long the home was held and compares it with the bound
+(满2年, 5年以上, 不满2年).
+
+The trap sits at the bound: a sale a month or two short of the anniversary, or just past it, rather than
+3/4/5年 against 1年. Only a rule whose condition reads as one acquisition, one bound and one sale
+("个人将购买2年以上（含2年）的住房对外销售", "个人销售持有满2年的住房", "购买经济适用住房满5年上市转让")
+is told: any further condition (唯一住房, a city, a policy date before which it held) would be a fact the
+case leaves out.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+from dataclasses import dataclass, replace
+
+from graph.authors import scenes
+from graph.authors.recipes import options as O
+from graph.authors.recipes.base import Brief, Written
+from graph.authors.recipes.threshold import (
+    Bound,
+    bounds,
+    consequence,
+    multi_answers,
+    tangled,
+    usable,
+)
+from graph.schemas import QuestionType
+from retrieval.facts import Fact, FactKind
+
+_PARTIES = ("个人", "卖方", "出售人", "出卖人", "售房人", "购房人", "业主", "纳税人", "房屋所有人")
+_ACQUIRE = ("购买", "购置", "购入", "持有", "取得")
+_SELL = ("对外销售", "对外出售", "上市转让", "上市交易", "上市出售", "销售", "出售", "转让")
+_HOMES = ("房", "住宅", "公寓")
+_OBJECT = re.compile(r"[\u4e00-\u9fff]{1,10}")
+# A rule in force only from a year on ("2026年起，…"): its cases are sold in that year or later.
+_SINCE = re.compile(r"^自?(\d{4})年(?:\d{1,2}月(?:\d{1,2}日)?)?起，?")
+_YEAR = re.compile(r"\d{4}年")
+_YEAR_NUMBER = re.compile(r"(\d{4})年")
+_BOUND_NOTE = re.compile(r"^[（(]含[^）)]*[）)]")
+# Comparators that leave the anniversary itself outside ("超过2年"): a sale days after it is no clear case.
+_OPEN_LOWER = ("超过", "高于", "多于", ">", "＞")
+_CLOSED_UPPER = ("不超过", "以下", "以内", "之内", "≤")
+_MODAL = ("可以", "应当", "有权", "必须", "不得")
+
+
+@dataclass(frozen=True)
+class Sale:
+    """The rule told as a sale: what is bought, how its sale is said, and the bound in months."""
+
+    home: str
+    sell: str
+    months: int
+    lower: bool  # the consequence holds from the bound on (满2年), not below it (不满2年)
+    exact: bool  # a sale just past the anniversary falls clearly on one side
+    since: int
+    bound: str  # the anniversary's distance: 2年
+
+
+@dataclass(frozen=True)
+class Held:
+    """One seller's dates and where the holding period falls."""
+
+    bought: dt.date
+    sold: dt.date
+    meets: bool
+
+    def period(self) -> str:
+        months = (self.sold.year - self.bought.year) * 12 + self.sold.month - self.bought.month
+        months -= self.sold.day < self.bought.day
+        years, rest = divmod(months, 12)
+        text = (f"{years}年" if years else "") + (f"{rest}个月" if rest else "")
+        days = (self.sold - _shift(self.bought, months, self.bought.day)).days
+        if days and not rest:  # just past an anniversary: the days say the bound was passed, not missed
+            text += f"零{days}天"
+        return text or "不到1个月"
+
+
+def _strip_party(text: str) -> str:
+    for party in _PARTIES:
+        if text.startswith(party):
+            return text.removeprefix(party).removeprefix("将")
+    return text.removeprefix("将")
+
+
+def sale_of(fact: Fact) -> Sale | None:
+    """The rule's condition read as "acquire – bound – home – sell"; None when it says anything more."""
+    condition = fact.condition.strip().rstrip("，,。；;").removesuffix("的")
+    since_match = _SINCE.match(condition)
+    condition = condition[since_match.end() :] if since_match else condition
+    rule = replace(fact, condition=condition)  # the date it holds from is kept apart, below
+    if not usable(rule) or not consequence(rule) or tangled(rule) or fact.unit not in ("年", "个月"):
+        return None
+    if any(word in fact.subject for word in ("但", "，")) or _YEAR.search(fact.subject):
+        return None
+    # the rule is told as in force: no sale dated before a year its source names ("自2026年1月1日起")
+    since = max([0, *(int(y) for y in _YEAR_NUMBER.findall(fact.source) if 2000 <= int(y) <= 2035)])
+    if _YEAR.search(condition) or "、" in condition:
+        return None
+    found = [b for b in bounds(condition) if fact.value in (b.low, b.high) and b.unit == fact.unit]
+    if len(bounds(condition)) != 1 or not found:
+        return None
+    bound: Bound = found[0]
+    before = _strip_party(condition[: bound.start])
+    after = _BOUND_NOTE.sub("", condition[bound.end :])
+    home, sell = _parts(before, after)
+    if not home or not sell or not home.endswith(_HOMES):
+        return None
+    span = condition[bound.start : bound.end]
+    lower = bound.low is not None
+    exact = not span.startswith(_OPEN_LOWER) if lower else not any(w in span for w in _CLOSED_UPPER)
+    months = int(fact.value or 0) * (12 if fact.unit == "年" else 1)
+    if months < 3 or months != (fact.value or 0) * (12 if fact.unit == "年" else 1):
+        return None
+    return Sale(home, sell, months, lower, exact, since, f"{fact.value:g}{fact.unit}")
+
+
+def _parts(before: str, after: str) -> tuple[str, str]:
+    """(home, sale verb) of "购买|…的住房对外销售", "销售持有|…的住房" or "购买经济适用住房|…上市转让"."""
+    sell = next((s for s in _SELL if before.startswith(s)), "")
+    rest = before.removeprefix(sell)
+    acquire = next((a for a in _ACQUIRE if rest.startswith(a)), "")
+    if not acquire:
+        return "", ""
+    rest = rest.removeprefix(acquire)
+    if rest:  # "购买经济适用住房" before the bound: the sale follows it
+        tail = next((s for s in _SELL if after == s), "")
+        return (rest, tail) if not sell and _OBJECT.fullmatch(rest) else ("", "")
+    if not after.startswith("的"):
+        return "", ""
+    after = after.removeprefix("的")
+    tail = next((s for s in _SELL if after.endswith(s)), "")
+    home = after.removesuffix(tail)
+    if bool(tail) == bool(sell) or not _OBJECT.fullmatch(home):
+        return "", ""
+    return home, sell or tail
+
+
+def _shift(day: dt.date, months: int, day_of: int) -> dt.date:
+    total = day.year * 12 + day.month - 1 + months
+    return dt.date(total // 12, total % 12 + 1, day_of)
+
+
+def _held(sale: Sale, kind: str, rng: random.Random) -> Held:
+    """A purchase and a sale: `exact` a few days past the anniversary, `short` one or two months before it,
+    `over` well past it, `under` well before it."""
+    year = max(rng.choice((2025, 2026)), sale.since)
+    sold = dt.date(year, rng.randint(1, 12), rng.randint(10, 28))
+    early = rng.randint(1, sold.day - 1)
+    back = {
+        "exact": sale.months,
+        "short": sale.months - rng.randint(1, 3),
+        "over": sale.months + rng.randint(3, max(4, sale.months // 3)),
+        "under": sale.months - rng.randint(max(3, sale.months // 4), max(4, sale.months // 2)),
+    }[kind]
+    day_of = early if kind == "exact" else rng.randint(1, 28)
+    if kind == "short":
+        day_of = min(28, sold.day + rng.randint(0, 28 - sold.day))
+    bought = _shift(sold, -back, day_of)
+    reached = sold >= _shift(bought, sale.months, bought.day)
+    return Held(bought, sold, reached == sale.lower)
+
+
+def _day(day: dt.date) -> str:
+    return f"{day.year}年{day.month}月{day.day}日"
+
+
+def _reasoning(sale: Sale, held: Held, subject: str) -> str:
+    reached = "已满" if held.meets == sale.lower else "不满"
+    verdict = subject if held.meets else f"不能适用“{subject}”"
+    return (
+        f"{_day(held.bought)}购买、{_day(held.sold)}{sale.sell}，持有{held.period()}，{reached}"
+        f"{sale.bound}，{verdict}"
+    )
+
+
+class Holding:
+    """The sale is told in the rule's own verb (对外销售, 上市转让): the critic reads the case against it."""
+
+    name = "holding"
+    kinds: tuple[FactKind, ...] = ("threshold",)
+    qtypes: tuple[QuestionType, ...] = ("single", "multi", "judge")
+
+    def write(self, fact: Fact, brief: Brief) -> Written | None:
+        if brief.task.mode != "flexible":
+            return None
+        sale = sale_of(fact)
+        if sale is None:
+            return None
+        if brief.task.qtype == "judge":
+            return self._judge(fact, sale, brief)
+        return self._choice(fact, sale, brief)
+
+    def _kinds(self, sale: Sale) -> tuple[list[str], list[str]]:
+        """(kinds on the side where the consequence holds, kinds on the other), boundary kinds first."""
+        past, before = ["exact", "over"] if sale.exact else ["over"], ["short", "under"]
+        return (past, before) if sale.lower else (before, past)
+
+    def _lead(self, fact: Fact, sale: Sale) -> str:
+        condition = fact.condition.strip().rstrip("，,。；;").removesuffix("的")
+        return f"教材规定，{condition}的，{fact.subject}。"
+
+    def _judge(self, fact: Fact, sale: Sale, brief: Brief) -> Written | None:
+        rng = brief.rng
+        meets, misses = self._kinds(sale)
+        kind = rng.choice([meets[0], meets[0], misses[0], misses[0], *meets[1:], *misses[1:]])
+        held = _held(sale, kind, rng)
+        person = scenes.person(rng)
+        pronoun = "她" if person.endswith("女士") else "他"
+        stem = (
+            f"{_day(held.bought)}，{person}购买了一套{sale.home}；{_day(held.sold)}，{pronoun}"
+            f"{sale.sell}这套{sale.home}时{fact.subject}。（　）"
+        )
+        analysis = f"{self._lead(fact, sale)}{person}{_reasoning(sale, held, fact.subject)}。"
+        return O.judge([fact.id], stem, held.meets, analysis, [fact.source], difficulty=0.5)
+
+    def _choice(self, fact: Fact, sale: Sale, brief: Brief) -> Written | None:
+        rng = brief.rng
+        meets, misses = self._kinds(sale)
+        pool_meets = [meets[0], *meets, *meets]
+        pool_misses = [misses[0], *misses, *misses]
+        qtype = brief.task.qtype
+        if qtype == "multi":
+            mixed = multi_answers(pool_meets, pool_misses, rng)
+            if mixed is None:
+                return None
+            picked = [(kind, right) for kind, right in mixed]
+            wanted = True
+        else:
+            wanted = rng.random() < 0.6 or any(m in fact.subject for m in _MODAL)
+            few, many = (meets, misses) if wanted else (misses, meets)
+            picked = [(few[0], True)] + [(kind, False) for kind in (many[0], many[0], many[-1])]
+        taken: set[str] = set()
+        choices = []
+        for kind, right in picked:
+            held = _held(sale, kind, rng)
+            person = scenes.plain_name(rng, taken)
+            taken.add(person)
+            text = f"{person}于{_day(held.bought)}购买一套{sale.home}，{_day(held.sold)}{sale.sell}"
+            choices.append(O.Option(text, right, f"：{person}{_reasoning(sale, held, fact.subject)}"))
+        if len({c.text for c in choices}) < len(choices):
+            return None
+        lead = f"{scenes.agency(rng)}近期经手了四宗{sale.home}{sale.sell}业务。下列各项中，"
+        asked = f"（　）的，{fact.subject}。" if wanted else f"不属于{fact.subject}情形的是（　）。"
+        stem = f"{lead}{asked}"
+        return O.choice(
+            [fact.id],
+            qtype,
+            stem,
+            O.arrange(choices, rng),
+            [fact.source],
+            lead=self._lead(fact, sale),
+            difficulty=0.55,
+        )
+
+
+RECIPE = Holding()

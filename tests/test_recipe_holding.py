@@ -1,0 +1,161 @@
+"""Holding-period cases as an examiner reads them: a seller's purchase and sale dates decide the answer, the
+key is what the dates really give against the bound (worked out here from the dates the learner sees), the
+trap sits at the anniversary, and a rule with a condition the case would leave out is not told."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+from types import SimpleNamespace
+
+from graph.authors.base import Task
+from graph.authors.recipes.base import Brief, Written
+from graph.authors.recipes.holding import RECIPE
+from graph.checks import run_checks
+from graph.context import KnowledgeIndex
+from graph.grounding import ground_question
+from graph.nodes.writer import write_question
+from retrieval.compiler import compile_kb
+from retrieval.facts import Fact, FactBase
+from retrieval.models import Slice
+from retrieval.sources import Sources
+from tests.recipekit import bundled_questions
+
+_PATH = ("第一篇 交易税费", "第三章 增值税", "第一节 征收", "一、个人销售住房")
+_DATE = re.compile(r"(\d{4})年(\d{1,2})月(\d{1,2})日")
+EXEMPT = "个人将购买2年以上（含2年）的住房对外销售的，免征增值税。"
+
+
+def _slice(text: str) -> Slice:
+    return Slice(id="s-vat", path=_PATH, mastery="掌握", text=text)
+
+
+def _fact(text: str) -> tuple[Fact, FactBase, Slice]:
+    piece = _slice(text)
+    facts = compile_kb([piece])
+    return next(f for f in facts if f.kind == "threshold"), facts, piece
+
+
+def _write(text: str, qtype: str, seed: int, mode: str = "flexible") -> Written | None:
+    fact, facts, piece = _fact(text)
+    task = Task(slice=piece, qtype=qtype, mode=mode, seed=seed, facts=facts)
+    written = RECIPE.write(fact, Brief(task=task, facts=facts, rng=random.Random(seed)))
+    if written is not None:
+        authored = {"draft": written.draft.model_dump(), "qtype": written.qtype}
+        assert run_checks(write_question(authored, piece, mode), qtype) == []
+    return written
+
+
+def _dates(text: str) -> tuple[dt.date, dt.date]:
+    bought, sold = (dt.date(int(y), int(m), int(d)) for y, m, d in _DATE.findall(text))
+    return bought, sold
+
+
+def _held_two_years(bought: dt.date, sold: dt.date) -> bool:
+    return sold >= bought.replace(year=bought.year + 2)
+
+
+def _months_from_bound(bought: dt.date, sold: dt.date) -> int:
+    return abs((sold.year - bought.year) * 12 + sold.month - bought.month - 24)
+
+
+def test_a_judge_is_true_exactly_when_the_dates_reach_two_years_and_mostly_sits_at_the_bound():
+    truths, near = set(), 0
+    for seed in range(16):
+        written = _write(EXEMPT, "judge", seed)
+        assert written is not None
+        stem = written.draft.stem
+        assert re.search(r"购买了一套住房；.+对外销售这套住房时免征增值税。（　）$", stem), stem
+        assert "满" not in stem and "年的住房" not in stem  # the holding period is the learner's to work out
+        bought, sold = _dates(stem)
+        truth = _held_two_years(bought, sold)
+        assert written.draft.answer == ("A" if truth else "B"), stem
+        assert "持有" in written.draft.explanation and EXEMPT.rstrip("。") in written.draft.explanation
+        truths.add(truth)
+        near += _months_from_bound(bought, sold) <= 3
+    assert truths == {True, False}
+    assert near >= 8  # the trap is the anniversary, not 5年 against 1年
+
+
+def test_a_single_has_one_seller_on_the_asked_side_with_a_sale_just_short_of_the_bound_among_the_others():
+    for seed in range(10):
+        written = _write(EXEMPT, "single", seed)
+        assert written is not None
+        asked_exempt = "不属于" not in written.draft.stem
+        sides = [_held_two_years(*_dates(option)) == asked_exempt for option in written.draft.options]
+        assert sides.count(True) == 1, written.draft.options
+        assert written.draft.answer == "ABCD"[sides.index(True)]
+        gaps = [_months_from_bound(*_dates(option)) for option in written.draft.options]
+        assert min(gaps) <= 3, written.draft.options
+        assert len({re.sub(r"^.某", "", o) for o in written.draft.options}) == 4
+
+
+def test_a_multi_key_is_every_seller_whose_dates_reach_the_bound():
+    for seed in range(10):
+        written = _write(EXEMPT, "multi", seed)
+        assert written is not None
+        key = "".join(
+            "ABCD"[i] for i, option in enumerate(written.draft.options) if _held_two_years(*_dates(option))
+        )
+        assert 2 <= len(key) <= 3 and written.draft.answer == key
+
+
+def test_a_rule_for_sales_below_the_bound_is_true_for_a_sale_before_the_anniversary():
+    for seed in range(8):
+        written = _write("个人销售持有不满2年的住房，全额缴纳增值税。", "judge", seed)
+        assert written is not None
+        truth = not _held_two_years(*_dates(written.draft.stem))
+        assert written.draft.answer == ("A" if truth else "B"), written.draft.stem
+
+
+def test_a_rule_in_force_from_a_date_dates_its_sales_from_then_on():
+    text = "自2026年1月1日起，个人将购买2年以上（含2年）的住房对外销售的，免征增值税。"
+    for seed in range(8):
+        written = _write(text, "judge", seed)
+        assert written is not None
+        assert _dates(written.draft.stem)[1].year >= 2026
+
+
+def test_a_rule_with_a_condition_the_case_would_leave_out_is_not_told():
+    for text in (
+        "个人转让自用5年以上、并且是家庭唯一生活用房的住房，免征个人所得税。",  # 唯一住房 too
+        "在2024年12月1日前，个人将购买2年以上的住房对外销售的，免征增值税。",  # a rule no longer in force
+    ):
+        assert all(_write(text, qtype, 1) is None for qtype in ("single", "multi", "judge")), text
+
+
+def test_a_sale_days_past_the_anniversary_is_not_told_for_a_bound_that_excludes_it():
+    for seed in range(10):
+        written = _write("个人销售购买超过2年的住房，免征增值税。", "judge", seed)
+        assert written is not None
+        bought, sold = _dates(written.draft.stem)
+        assert (sold - bought.replace(year=bought.year + 2)).days not in range(0, 60)
+
+
+def test_strict_requests_are_left_to_the_other_recipes():
+    assert _write(EXEMPT, "judge", 1, mode="strict") is None
+
+
+def test_the_bundled_holding_rules_are_told_as_dated_sales(compiled_sample):
+    facts, slices = compiled_sample
+    told = [fact for fact, questions in bundled_questions(RECIPE, "threshold", facts, slices) if questions]
+    assert len(told) >= 3
+
+
+def test_the_critic_reads_the_dates_as_the_holding_period_and_signs_every_bundled_case(
+    sample_sources: Sources, compiled_sample
+):
+    """The textbook says 2年以上, the question gives two dates: grounding must work out the period, or the
+    critic would reject every case as unsupported (and a false key as true)."""
+    facts, slices = compiled_sample
+    library = SimpleNamespace(knowledge=KnowledgeIndex(sample_sources.slices), facts=facts)
+    checked = 0
+    for fact, questions in bundled_questions(RECIPE, "threshold", facts, slices):
+        for question in questions:
+            assert ground_question(question, slices[fact.slice_id], library).issues(strict=True) == [], (
+                question.stem,
+                question.options,
+            )
+            checked += 1
+    assert checked >= 9
