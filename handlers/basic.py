@@ -5,7 +5,7 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
-from handlers.context import remember, services
+from handlers.context import acknowledge, remember, services
 from handlers.i18n import LOCALES, text
 
 LANG_NAMES = {"zh": "中文", "en": "English"}
@@ -34,10 +34,10 @@ async def lang_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     locale = await remember(update, context)
     code = query.data.split(":", 1)[1]
     if code not in LOCALES:
-        await query.answer(text(locale, "stale_button"))
+        await acknowledge(query, text(locale, "stale_button"))
         return
     await services(context).store.users.set_locale(query.from_user.id, code)
-    await query.answer()
+    await acknowledge(query)
     await query.edit_message_text(text(code, "lang_set"))
 
 
@@ -59,4 +59,4 @@ async def unknown_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 async def stale_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Any button no handler claims belongs to something that no longer exists."""
     locale = await remember(update, context)
-    await update.callback_query.answer(text(locale, "stale_button"))
+    await acknowledge(update.callback_query, text(locale, "stale_button"))

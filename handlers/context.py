@@ -64,12 +64,12 @@ async def say(update: Update, context: ContextTypes.DEFAULT_TYPE, key: str, **va
     await update.effective_message.reply_text(text(locale, key, **values))
 
 
-async def acknowledge(query: CallbackQuery, notice: str | None = None) -> None:
+async def acknowledge(query: CallbackQuery, notice: str | None = None, *, show_alert: bool = False) -> None:
     """Answer a button press. Telegram takes the answer only for a short while after the press, and a bot
     behind on its updates (a class all tapping at once) answers later than that: the press must still take
     effect, so an expired query is no error."""
     try:
-        await query.answer(notice)
+        await query.answer(notice, show_alert=show_alert)
     except BadRequest as exc:
         if "query is too old" not in exc.message.lower():
             raise

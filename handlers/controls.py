@@ -47,7 +47,7 @@ async def retry(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def again(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    await update.callback_query.answer()
+    await acknowledge(update.callback_query)
     await update.callback_query.edit_message_reply_markup(None)
     await quiz(update, context)
 
@@ -58,9 +58,9 @@ async def vote(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     _, version_id, direction = query.data.split(":")
     version = await services(context).store.questions.version(int(version_id))
     if version is None:
-        await query.answer(text(locale, "stale_button"))
+        await acknowledge(query, text(locale, "stale_button"))
         return
     await services(context).store.votes.record(query.from_user.id, version.id, 1 if direction == "up" else -1)
-    await query.answer(text(locale, "vote_up_thanks" if direction == "up" else "vote_down_thanks"))
+    await acknowledge(query, text(locale, "vote_up_thanks" if direction == "up" else "vote_down_thanks"))
     if direction == "down":
         await ask_reason(update, context, locale)

@@ -18,7 +18,7 @@ from telegram.error import TelegramError
 from telegram.ext import Application, ApplicationHandlerStop, ContextTypes
 
 from graph.service import Result, UnknownQuestion
-from handlers.context import Services, remember, services
+from handlers.context import Services, acknowledge, remember, services
 from handlers.i18n import text
 from handlers.instructors import instructor_ids, is_instructor
 from handlers.polls import option_list
@@ -85,12 +85,12 @@ async def _delivery_for(
     delivery_id, reason = _parse(query.data)
     delivery = await services(context).store.deliveries.get(delivery_id)
     if delivery is None or reason not in FEEDBACK_REASONS:
-        await query.answer(text(locale, "stale_button"))
+        await acknowledge(query, text(locale, "stale_button"))
         return None
     if not await may_revise(context, query.from_user.id, delivery):
-        await query.answer(text(locale, "not_instructor"), show_alert=True)
+        await acknowledge(query, text(locale, "not_instructor"), show_alert=True)
         return None
-    await query.answer()
+    await acknowledge(query)
     return delivery, reason
 
 
@@ -239,10 +239,10 @@ async def report_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     found = services(context)
     delivery = await found.store.deliveries.get(delivery_id)
     if delivery is None or reason not in FEEDBACK_REASONS:
-        await query.answer(text(locale, "stale_button"))
+        await acknowledge(query, text(locale, "stale_button"))
         return
     report = await found.store.reports.create(delivery.version_id, query.from_user.id, reason)
-    await query.answer()
+    await acknowledge(query)
     version = await found.store.questions.version(delivery.version_id)
     await _mark_reported(context.application, delivery, locale)
     question = version.question
@@ -283,12 +283,12 @@ async def fix_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     report = await found.store.reports.get(int(report_id))
     delivery = await found.store.deliveries.get(int(delivery_id))
     if report is None or delivery is None:
-        await query.answer(text(locale, "stale_button"))
+        await acknowledge(query, text(locale, "stale_button"))
         return
     if not await may_revise(context, query.from_user.id, delivery):
-        await query.answer(text(locale, "not_instructor"), show_alert=True)
+        await acknowledge(query, text(locale, "not_instructor"), show_alert=True)
         return
-    await query.answer()
+    await acknowledge(query)
     launch_revision(
         context.application,
         delivery.id,

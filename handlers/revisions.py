@@ -14,7 +14,7 @@ from telegram.ext import Application, ContextTypes
 
 from graph.events import Result
 from graph.schemas import Question
-from handlers.context import Services, remember, services
+from handlers.context import Services, acknowledge, remember, services
 from handlers.i18n import text
 from handlers.instructors import is_instructor
 from handlers.polls import option_list, post_quiz, vote_keyboard
@@ -141,7 +141,7 @@ async def preview_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     # Updates run concurrently: a second tap while the first is publishing must not publish twice.
     busy: set[int] = context.application.bot_data.setdefault(PUBLISHING, set())
     if revision is None or delivery is None or revision.finished_at is not None or revision.id in busy:
-        await query.answer(text(locale, "stale_button"))
+        await acknowledge(query, text(locale, "stale_button"))
         return
     busy.add(revision.id)
     try:
@@ -162,9 +162,9 @@ async def _decide(
     found = services(context)
     presser = query.from_user.id
     if presser != revision.instructor_id and not await is_instructor(context, presser, delivery.chat_id):
-        await query.answer(text(locale, "not_instructor"), show_alert=True)
+        await acknowledge(query, text(locale, "not_instructor"), show_alert=True)
         return
-    await query.answer()
+    await acknowledge(query)
     if action == "drop":
         if await found.store.revisions.finish_revision(revision.version_id, "abandoned"):
             await query.edit_message_text(f"{query.message.text}\n\n{text(locale, 'preview_discarded')}")

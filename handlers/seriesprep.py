@@ -11,7 +11,7 @@ from telegram.ext import Application, ContextTypes
 
 from graph.schemas import GenerationRequest
 from graph.service import Result
-from handlers.context import Services, remember, services
+from handlers.context import Services, acknowledge, remember, services
 from handlers.i18n import text
 from handlers.pacing import paced
 from handlers.rounds import Pending, generate_with_progress, question_type
@@ -145,12 +145,12 @@ async def confirm_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     series = registry(context.application).get(int(round_id))
     round_ = await services(context).store.rounds.get(int(round_id))
     if series is None or round_ is None or round_.status != "preparing" or not series.versions:
-        await query.answer(text(locale, "stale_button"))
+        await acknowledge(query, text(locale, "stale_button"))
         return
     if query.from_user.id != series.initiator_id:
-        await query.answer(text(locale, "series_not_initiator"))
+        await acknowledge(query, text(locale, "series_not_initiator"))
         return
-    await query.answer()
+    await acknowledge(query)
     if choice == "go":
         await query.edit_message_text(text(locale, "series_starting", count=len(series.versions)))
         await start(context.application, series)

@@ -13,7 +13,7 @@ import secrets
 from telegram import CallbackQuery, Update
 from telegram.ext import ContextTypes
 
-from handlers.context import remember
+from handlers.context import acknowledge, remember
 from handlers.i18n import text
 from handlers.menus import open_menu
 from handlers.pacing import post
@@ -84,12 +84,12 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     _, nonce, action, value = query.data.split(":", 3)
     setup = context.chat_data.get(SETUP_KEY)
     if not setup or setup["nonce"] != nonce:
-        await query.answer(text(locale, "stale_button"))
+        await acknowledge(query, text(locale, "stale_button"))
         return
     if setup["user"] != query.from_user.id:
-        await query.answer(text(locale, "series_not_initiator"))
+        await acknowledge(query, text(locale, "series_not_initiator"))
         return
-    await query.answer()
+    await acknowledge(query)
     if action == "page" and number_in(value):
         prompt, keyboard = chapter_keyboard(context, locale, nonce, int(value))
         await query.edit_message_text(prompt, reply_markup=keyboard)

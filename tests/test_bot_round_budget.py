@@ -65,3 +65,30 @@ async def test_presses_answered_after_telegram_gave_up_on_them_still_work(tmp_pa
     assert quiz.poll.question.startswith("1/1 ")
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not [body for body in said if "处理时出现了问题" in body]
+
+
+async def test_late_presses_in_a_report_and_its_revision_still_take_effect(tmp_path: Path, caplog):
+    """The same lateness on every other button: a learner's 👎 and reason, the instructor's 修复 and 发布 —
+    each press still does its work and nothing is logged as an error."""
+    caplog.set_level(logging.INFO)
+    late = EmulatorOptions(callback_answer_window=0.0)
+    async with world(tmp_path, late) as (emulator, client, settings):
+        teacher = await client.create_user("Teacher")
+        lena = await client.create_user("Lena")
+        settings.telegram.instructors = [teacher.id]
+        async with bot_running(emulator, settings):
+            await client.send_text(teacher, "/start")
+            await client.next_message(teacher)
+            await choose(client, lena, "single", count=1)
+            quiz = await client.wait_for_poll(lena, timeout=20)
+            await client.press(lena, quiz, "👎")
+            prompt = await client.wait_for_text(lena, "感谢反馈")
+            await client.press(lena, prompt, "解析有误")
+            assert "已提交" in (await client.wait_for_edit(prompt)).text
+            dm = await client.wait_for_text(teacher, "学员反馈：解析有误")
+            await client.press(teacher, dm, "修复")
+            shown = await client.wait_for_text(teacher, "修订预览", timeout=30)
+            await client.press(teacher, shown, "发布")
+            revised = await client.wait_for_text(lena, "修订", timeout=30)
+    assert revised is not None
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
