@@ -44,6 +44,18 @@ def question_seed(seed: int, chat_id: int, draws: int) -> int:
     return zlib.crc32(f"{seed}/{chat_id}/{draws}".encode())
 
 
+def tells_a_calculation(qtype: str, mode: str, seed: int) -> bool:
+    """Every other 灵活 single or judge question is a calculation case where the chosen chapters have worked
+    examples: examiners signed 38 of 42 calculations told as a client's situation and none of the fixed
+    frames a chapter's rules fall back to, and the field's own 灵活 items in such chapters are mostly cases
+    with figures. Multiple choice is never a calculation."""
+    return mode == "flexible" and qtype != "multi" and seed % 2 == 0
+
+
+def _chosen(chapters: list[tuple[str, ...]] | None) -> set[tuple[str, ...]] | None:
+    return {tuple(c) for c in chapters} if chapters else None
+
+
 class GenerationService:
     def __init__(self, settings: Settings, sources: Sources, author: Author, index: QuestionIndex) -> None:
         self.settings = settings
@@ -120,6 +132,11 @@ class GenerationService:
         if sampler_state is not None:
             self.sampler.states[key] = sampler_state
         try:
+            before = self.sampler.states[key].draws if key in self.sampler.states else 0
+            seed = question_seed(self.settings.graph.seed, chat_id, before + 1)
+            calculation_only = calculation_only or (
+                tells_a_calculation(qtype, mode, seed) and self.sampler.has_calculations(_chosen(chapters))
+            )
             slice_ = self.draw_slice(chat_id, chapters, calculation_only)
             state = self.sampler.states[key]
             visit = state.visits.get(slice_.id, 1) - 1
@@ -142,8 +159,7 @@ class GenerationService:
     def draw_slice(
         self, chat_id: int, chapters: list[tuple[str, ...]] | None, calculation_only: bool
     ) -> Slice:
-        chosen = {tuple(c) for c in chapters} if chapters else None
-        return self.sampler.draw(str(chat_id), chosen, calculation_only)
+        return self.sampler.draw(str(chat_id), _chosen(chapters), calculation_only)
 
     def _lock(self, thread_id: str) -> asyncio.Lock:
         lock = self._locks.get(thread_id)

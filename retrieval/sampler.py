@@ -70,13 +70,7 @@ class SliceSampler:
         When every eligible slice has been used, a new cycle starts over them; slices of other chapters the
         chat used keep their place in its history.
         """
-        eligible = [
-            s
-            for s in self.slices
-            if self.weights.get(s.mastery, 0) > 0
-            and (chapters is None or s.chapter in chapters)
-            and (s.is_calculation or not calculation_only)
-        ]
+        eligible = self._eligible(chapters, calculation_only)
         if not eligible:
             raise NoSlicesError(self._empty_message(chapters, calculation_only))
         state = self.states.setdefault(chat_key, SamplerState())
@@ -92,6 +86,19 @@ class SliceSampler:
         state.draws += 1
         state.visits[chosen.id] = state.visits.get(chosen.id, 0) + 1
         return chosen
+
+    def has_calculations(self, chapters: set[Chapter] | None = None) -> bool:
+        """Whether `chapters` (None: all) hold a slice a calculation question can be drawn from."""
+        return bool(self._eligible(chapters, calculation_only=True))
+
+    def _eligible(self, chapters: set[Chapter] | None, calculation_only: bool) -> list[Slice]:
+        return [
+            s
+            for s in self.slices
+            if self.weights.get(s.mastery, 0) > 0
+            and (chapters is None or s.chapter in chapters)
+            and (s.is_calculation or not calculation_only)
+        ]
 
     def _empty_message(self, chapters: set[Chapter] | None, calculation_only: bool) -> str:
         where = (
