@@ -27,6 +27,7 @@ from handlers.setup import (
     chapter_keyboard,
     choice_keyboard,
     number_in,
+    offered,
 )
 from storage.quiz_settings import QuizSettings
 
@@ -88,6 +89,9 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     if setup["user"] != query.from_user.id:
         await acknowledge(query, text(locale, "series_not_initiator"))
+        return
+    if not offered(context, locale, action, value, {"sec": SECONDS, "gap": INTERVALS}):
+        await acknowledge(query, text(locale, "stale_button"))
         return
     await acknowledge(query)
     if action == "page" and number_in(value):

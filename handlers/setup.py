@@ -87,6 +87,9 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if not setup or setup["nonce"] != nonce or setup["user"] != query.from_user.id:
         await acknowledge(query, text(locale, "stale_button"))
         return
+    if not offered(context, locale, action, value):
+        await acknowledge(query, text(locale, "stale_button"))
+        return
     await acknowledge(query)
     if action == "page" and number_in(value):
         prompt, keyboard = chapter_keyboard(context, locale, nonce, int(value))
@@ -137,6 +140,23 @@ def chapter_choice(context: ContextTypes.DEFAULT_TYPE, locale: str, value: str) 
         return None
     chapter = chapters[int(value)]
     return {"chapters": [list(chapter.key)], "calculation_only": False, "chapter_label": chapter.name}
+
+
+def offered(
+    context: ContextTypes.DEFAULT_TYPE,
+    locale: str,
+    action: str,
+    value: str,
+    numbers: dict[str, tuple[int, ...]] | None = None,
+) -> bool:
+    """Whether a settings button carries a value the dialogue offers (`numbers`: its numeric steps besides the
+    count). Callback data can be forged; a value no button has gets the stale-button notice, not silence."""
+    if action == "ch":
+        return chapter_choice(context, locale, value) is not None
+    steps = {"count": COUNTS, **(numbers or {})}
+    if action in steps:
+        return number_in(value, steps[action])
+    return action in ("page", "type", "mode")
 
 
 def number_in(value: str, allowed: tuple[int, ...] | None = None) -> bool:
