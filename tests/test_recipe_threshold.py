@@ -364,3 +364,34 @@ def test_a_case_keeps_the_party_word_and_needs_more_than_a_verb_and_a_figure():
     stems = [w.draft.stem for seed in range(6) if (w := _write(seller, [seller], "judge", "flexible", seed))]
     told = re.compile(r"卖方[\u4e00-\u9fff]{1,2}(?:先生|女士)将购买\d+年的住房")
     assert stems and all(told.search(stem) for stem in stems)
+
+
+def _stated_rate(id_: str, subject: str, value: float, condition: str, source: str) -> Fact:
+    return Fact(
+        id=id_,
+        kind="threshold",
+        slice_id=SLICE.id,
+        source=source,
+        subject=subject,
+        comparator="为",
+        value=value,
+        unit="%",
+        value_text=f"{value:g}%",
+        condition=condition,
+        siblings=("2.1%", "2.525%", "3.075%"),
+    )
+
+
+def test_a_rate_read_off_a_table_row_is_not_asked_by_its_row_label() -> None:
+    """Examiners' worst question twice: "5年以上的，首套住房为（　）" — a table row's label is no quantity,
+    and the stem says neither the rate nor what the five years are. A rate stated in a sentence is asked."""
+    row = _stated_rate("t-row", "首套住房", 2.6, "5年以上", "| 首套住房 | 2.1% | 2.6% |")
+    others = [
+        _stated_rate(f"t-{i}", "第二套住房", v, "5年以上", "| 第二套住房 | 2.525% | 3.075% |")
+        for i, v in ((1, 3.075),)
+    ]
+    assert all(_write(row, [row, *others], "single", seed=s) is None for s in range(6))
+    stated = _stated_rate(
+        "t-sentence", "契税", 1.0, "面积为90平方米及以下", "首套住房面积为90平方米及以下的，契税为1%。"
+    )
+    assert any(_write(stated, [stated], "single", seed=s) is not None for s in range(6))

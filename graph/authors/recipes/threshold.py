@@ -292,8 +292,13 @@ def usable(fact: Fact) -> bool:
         return True
     if any(word in subject for word in _RULE_WORDS):
         return False
-    # A rate set by a bounded condition ("契税 为1% | 面积为140平方米及以下") names its quantity by the unit.
-    return subject.endswith(_MEASURES) or (fact.unit in ("%", "％") and bool(bounds(fact.condition)))
+    # A rate set by a bounded condition ("契税 为1% | 面积为140平方米及以下") names its quantity by the unit —
+    # unless it was read off a table row, whose subject is the row's label: "5年以上的，首套住房为（　）" says
+    # neither the rate nor what the 5 years are (the table recipe asks it with the table's headers).
+    from_row = fact.source.lstrip().startswith("|")
+    return subject.endswith(_MEASURES) or (
+        fact.unit in ("%", "％") and bool(bounds(fact.condition)) and not from_row
+    )
 
 
 def tangled(fact: Fact) -> bool:
