@@ -92,15 +92,20 @@ _DATE = re.compile(
 )
 
 
-def chinese_number(text: str) -> Decimal | None:
-    """一百四十 → 140, 两 → 2, 八五 → 85 (as in 八五成); None for anything that is not a numeral."""
+def chinese_number(text: str, digit_runs: bool = True) -> Decimal | None:
+    """一百四十 → 140, 两 → 2, 八五 → 85 (as in 八五成); None for anything that is not a numeral.
+
+    `digit_runs=False` reads two digits in a row as a list ("一二"), not a number: a textbook's prose has
+    such lists, a stem's 八五成 does not."""
     if not text or any(ch not in _CN_DIGITS and ch not in _CN_POWERS for ch in text):
         return None
-    if all(ch in _CN_DIGITS for ch in text):
+    if digit_runs and all(ch in _CN_DIGITS for ch in text):
         return Decimal("".join(str(_CN_DIGITS[ch]) for ch in text))
     total, digit = 0, None
     for ch in text:
         if ch in _CN_DIGITS:
+            if digit is not None and not digit_runs:
+                return None
             digit = _CN_DIGITS[ch]
         else:
             total += (1 if digit is None else digit) * _CN_POWERS[ch]

@@ -12,21 +12,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-_CN_DIGITS = {
-    "零": 0,
-    "〇": 0,
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-}
-_CN_POWERS = {"十": 10, "百": 100, "千": 1000}
+from calc.reading import chinese_number as read_numeral
+
 _FEW = frozenset({"一", "两", "二"})
 
 # Longest spelling first so "个工作日" wins over "日" and "平方米" over "米".
@@ -93,19 +80,10 @@ class Quantity:
 
 
 def chinese_number(text: str) -> float | None:
-    """一百四十 → 140, 十五 → 15, 两 → 2; None for anything that is not a plain Chinese numeral."""
-    if not text or any(char not in _CN_DIGITS and char not in _CN_POWERS for char in text):
-        return None
-    total, digit = 0, None
-    for char in text:
-        if char in _CN_DIGITS:
-            if digit is not None:  # "一二" is a list of digits, not a number
-                return None
-            digit = _CN_DIGITS[char]
-        else:
-            total += (1 if digit is None else digit) * _CN_POWERS[char]
-            digit = None
-    return float(total + (digit or 0))
+    """一百四十 → 140, 十五 → 15, 两 → 2; None for anything that is not a plain Chinese numeral ("一二" is a
+    list of digits in prose, not a number)."""
+    value = read_numeral(text, digit_runs=False)
+    return None if value is None else float(value)
 
 
 def number(text: str) -> float | None:
