@@ -69,18 +69,18 @@ import aiohttp
 from telegram.ext import Application
 
 from bot.app import build_application, running
-from bot.emulator import EmulatorClient, EmulatorError, EmulatorServer
-from bot.emulator.views import ChatMessage, EmuUser
+from emulator import EmulatorClient, EmulatorError, EmulatorServer
+from emulator.views import ChatMessage, EmuUser
 from graph.schemas import GenerationRequest
 from graph.service import GenerationService, Progress, Result
 from handlers.context import SERVICES_KEY
 from settings import Settings
 from settings.model import LLMSettings, TelegramSettings
 from storage import Store
-from tests.botharness import bot_settings
-from tests.fakes.corpus import DEED_TAX_ARGS
-from tests.fakes.exam_model import ExamModel
-from tests.fakes.openai_server import FakeOpenAI
+from testkit.botharness import bot_settings
+from testkit.fakes.corpus import DEED_TAX_ARGS
+from testkit.fakes.exam_model import ExamModel
+from testkit.fakes.openai_server import FakeOpenAI
 
 ROOT = Path(__file__).resolve().parent.parent
 LEARNERS_ENV = "EXAMFORGE_BENCH_LEARNERS"

@@ -27,9 +27,9 @@ from graph.service import GenerationService, Result
 from retrieval.sources import load_sources
 from settings import Settings, load_settings
 from settings.model import DataSettings, GraphSettings, LLMSettings
-from tests.fakes.corpus import DEED_TAX_ARGS, write_corpus
-from tests.fakes.exam_model import ExamModel
-from tests.fakes.openai_server import FakeOpenAI
+from testkit.fakes.corpus import DEED_TAX_ARGS, write_corpus
+from testkit.fakes.exam_model import ExamModel
+from testkit.fakes.openai_server import FakeOpenAI
 
 OFFLINE_QUESTIONS = 100
 MODEL_QUESTIONS = 40

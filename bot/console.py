@@ -17,8 +17,8 @@ from collections import deque
 from collections.abc import Sequence
 from typing import TextIO
 
-from bot.emulator.client import EmulatorClient, EmulatorError
-from bot.emulator.views import Button, ChatEvent, ChatMessage, EmuUser, PollView
+from emulator.client import EmulatorClient, EmulatorError
+from emulator.views import Button, ChatEvent, ChatMessage, EmuUser, PollView
 
 HELP = """\
 keys:

@@ -10,9 +10,9 @@ from contextlib import suppress
 
 from bot.app import build_application, running
 from bot.console import HELP, run_console
-from bot.emulator import EmulatorClient, EmulatorError, EmulatorServer
-from bot.emulator.views import ChatMessage, EmuChat, EmuUser
 from bot.runner import configure_logging
+from emulator import EmulatorClient, EmulatorError, EmulatorServer
+from emulator.views import ChatMessage, EmuChat, EmuUser
 from settings import Settings
 
 BANNER = """examforge demo — you are "{user}" in a private chat with the bot (offline author, bundled data).

@@ -11,8 +11,8 @@ from telegram import Update
 
 from handlers.i18n import text
 from storage import Store
-from tests.botharness import bot_running, world
-from tests.seriesharness import QUICK_POLLS, replies_to, speed_up, walk_dialogue
+from testkit.botharness import bot_running, world
+from testkit.seriesharness import QUICK_POLLS, replies_to, speed_up, walk_dialogue
 
 SETTINGS = ["全部章节", "判断", "严谨（贴近教材）", "5"]
 

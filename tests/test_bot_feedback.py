@@ -10,7 +10,7 @@ import pytest
 import graph.service
 from graph.authors.base import AuthorError
 from storage import Store
-from tests.botharness import bot_running, world
+from testkit.botharness import bot_running, world
 from tests.test_bot_private import SlowAuthor, choose
 
 REASONS = {

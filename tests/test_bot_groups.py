@@ -1,5 +1,5 @@
 """Group rounds end to end: the real PTB Application against the Bot API emulator's groups, administrators
-and timed quiz polls, with round time shrunk (see tests/seriesharness.py)."""
+and timed quiz polls, with round time shrunk (see testkit/seriesharness.py)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from graph.schemas import GenerationRequest, Question
 from handlers import pacing, series
 from handlers.i18n import text
 from storage import Store
-from tests.botharness import bot_running, world
-from tests.seriesharness import QUICK_POLLS, replies_to, speed_up, start_group_round, wrong_choice
+from testkit.botharness import bot_running, world
+from testkit.seriesharness import QUICK_POLLS, replies_to, speed_up, start_group_round, wrong_choice
 from tests.test_bot_private import SlowAuthor
 
 SECOND = 0.05

@@ -13,16 +13,16 @@ import pytest
 
 import handlers.rounds
 import storage.sessions
-from bot.emulator import EmulatorServer
-from bot.emulator.views import Button, ChatMessage, EmuUser
+from emulator import EmulatorServer
+from emulator.views import Button, ChatMessage, EmuUser
 from handlers import limits
 from handlers.context import SERVICES_KEY
 from handlers.i18n import text
 from handlers.limits import DialogueLimit
 from handlers.rounds import resume_rounds
 from storage import Store
-from tests.botharness import bot_running, world
-from tests.seriesharness import QUICK_POLLS, speed_up, start_group_round, wrong_choice
+from testkit.botharness import bot_running, world
+from testkit.seriesharness import QUICK_POLLS, speed_up, start_group_round, wrong_choice
 from tests.test_bot_private import choose
 
 STALE = text("zh", "stale_button")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from telegram import Bot
 
-from bot.emulator import EmulatorClient, EmulatorServer
+from emulator import EmulatorClient, EmulatorServer
 from graph.format import compose_explanation, short_explanation
 from graph.schemas import Question
 from handlers.polls import send_quiz

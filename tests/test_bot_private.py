@@ -13,7 +13,7 @@ import graph.service
 import handlers.rounds
 from bot.console import run_console
 from storage import Store
-from tests.botharness import bot_running, world
+from testkit.botharness import bot_running, world
 
 TYPE_BUTTONS = {"single": "单选", "multi": "多选", "judge": "判断", "mixed": "混合"}
 

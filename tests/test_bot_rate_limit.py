@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from tests.botharness import bot_running, world
+from testkit.botharness import bot_running, world
 
 BUDGET = 10
 SENT = 25

@@ -10,7 +10,7 @@ from pathlib import Path
 import calc
 from bot.console import run_console
 from storage import Store
-from tests.botharness import bot_running, world
+from testkit.botharness import bot_running, world
 from tests.test_bot_feedback import first_quiz, preview, published, revised_quiz, thumbs_down
 from tests.test_bot_private import choose
 

@@ -7,8 +7,8 @@ import asyncio
 import logging
 from pathlib import Path
 
-from bot.emulator import EmulatorOptions
-from tests.botharness import bot_running, world
+from emulator import EmulatorOptions
+from testkit.botharness import bot_running, world
 from tests.test_bot_private import choose
 
 # Messages a 3-question round may send or edit, from the settings line to its result.

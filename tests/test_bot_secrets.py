@@ -7,9 +7,9 @@ import logging
 from pathlib import Path
 
 from bot.app import build_application
-from bot.emulator import EmulatorClient, EmulatorOptions, EmulatorServer
 from bot.runner import configure_logging, serve_polling
-from tests.botharness import bot_settings
+from emulator import EmulatorClient, EmulatorOptions, EmulatorServer
+from testkit.botharness import bot_settings
 
 TOKEN = "424242:VERY-SECRET-TOKEN-VALUE"
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from tests.fakes.corpus import DEED_TAX_ARGS, write_corpus
-from tests.fakes.exam_model import ExamModel
-from tests.fakes.openai_server import FakeOpenAI
+from testkit.fakes.corpus import DEED_TAX_ARGS, write_corpus
+from testkit.fakes.exam_model import ExamModel
+from testkit.fakes.openai_server import FakeOpenAI
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY_ENV = "FAKE_MODEL_API_KEY"  # not EXAMFORGE_…: that prefix overrides settings

@@ -23,8 +23,8 @@ from telegram import (
 )
 from telegram.error import BadRequest, Conflict, EndPointNotFound, Forbidden, InvalidToken, RetryAfter
 
-from bot.emulator import EmulatorClient, EmulatorError, EmulatorOptions, EmulatorServer
-from bot.emulator.views import EmuUser
+from emulator import EmulatorClient, EmulatorError, EmulatorOptions, EmulatorServer
+from emulator.views import EmuUser
 
 FAST = EmulatorOptions(min_open_period=0.2, webhook_retry_delay=0.05, webhook_retry_max=0.2)
 

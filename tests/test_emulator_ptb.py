@@ -18,7 +18,7 @@ from telegram.ext import (
 )
 
 from bot.console import run_console
-from bot.emulator import EmulatorClient, EmulatorServer
+from emulator import EmulatorClient, EmulatorServer
 
 
 async def echo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

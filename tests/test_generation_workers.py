@@ -12,10 +12,10 @@ import pytest
 from graph.service import GenerationService, Progress, UnknownQuestion
 from graph.workers import WORKER_LOST
 from settings.model import DataSettings, GraphSettings, LLMSettings, Settings
-from tests.botharness import bot_running, world
-from tests.fakes.corpus import DEED_TAX_ARGS, TAXPAYER, write_corpus
-from tests.fakes.exam_model import ExamModel
-from tests.fakes.openai_server import FakeOpenAI
+from testkit.botharness import bot_running, world
+from testkit.fakes.corpus import DEED_TAX_ARGS, TAXPAYER, write_corpus
+from testkit.fakes.exam_model import ExamModel
+from testkit.fakes.openai_server import FakeOpenAI
 from tests.test_bot_private import choose
 from tests.test_llm_loop import request_for
 

@@ -18,7 +18,7 @@ from graph.authors.llm import LLMAuthor, MissingApiKey, parse_reply
 from graph.schemas import Draft, Issue, Question, ReviewVerdict, VerificationReport
 from retrieval.models import Slice
 from settings.model import LLMSettings
-from tests.fakes.openai_server import BROKEN_JSON, FakeOpenAI, Reply
+from testkit.fakes.openai_server import BROKEN_JSON, FakeOpenAI, Reply
 
 KEY = "sk-author-test-5d1e9a"
 DRAFT = {

@@ -21,9 +21,9 @@ from retrieval.models import Slice
 from retrieval.sources import Sources
 from settings import Settings
 from settings.model import LLMSettings
-from tests.fakes.corpus import DEED_TAX_ARGS
-from tests.fakes.exam_model import ExamModel
-from tests.fakes.openai_server import FakeOpenAI, Reply
+from testkit.fakes.corpus import DEED_TAX_ARGS
+from testkit.fakes.exam_model import ExamModel
+from testkit.fakes.openai_server import FakeOpenAI, Reply
 
 KEY_ENV = "EXAMFORGE_TEST_LLM_KEY"
 QUESTIONS = 30

@@ -19,9 +19,9 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.emulator import EmulatorClient, EmulatorOptions, EmulatorServer
-from bot.emulator.api import BotApi
-from bot.emulator.errors import bad_request
+from emulator import EmulatorClient, EmulatorOptions, EmulatorServer
+from emulator.api import BotApi
+from emulator.errors import bad_request
 from graph.checkpoint import close_checkpointer, open_checkpointer
 from storage import Store
 

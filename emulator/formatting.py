@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from bot.emulator.errors import ApiError, bad_request
+from emulator.errors import ApiError, bad_request
 
 _SIMPLE_TAGS = {
     "b": "bold",

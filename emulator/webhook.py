@@ -15,10 +15,10 @@ from urllib.parse import urlsplit
 
 import aiohttp
 
-from bot.emulator.errors import bad_request
-from bot.emulator.objects import JsonDict
-from bot.emulator.state import EmulatorOptions
-from bot.emulator.updates import UpdateQueue
+from emulator.errors import bad_request
+from emulator.objects import JsonDict
+from emulator.state import EmulatorOptions
+from emulator.updates import UpdateQueue
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 _SECRET_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")

@@ -9,8 +9,8 @@ import pytest
 from telegram.ext import AIORateLimiter
 
 import bot.app
-from bot.emulator import EmulatorClient, EmulatorOptions
-from bot.emulator.views import ChatMessage, EmuChat, EmuUser
+from emulator import EmulatorClient, EmulatorOptions
+from emulator.views import ChatMessage, EmuChat, EmuUser
 from handlers import pacing, series
 
 # Telegram's shortest open period is 5 s; shrunk rounds need shorter ones.

@@ -1,7 +1,7 @@
 """The emulator's HTTP server: Bot API at /bot<token>/, files at /file/bot<token>/, people at /_emu/.
 
 `async with EmulatorServer() as emulator:` gives `emulator.base_url` for
-`Application.builder().base_url(...)`; `python -m bot.emulator` runs it standalone.
+`Application.builder().base_url(...)`; `python -m emulator` runs it standalone.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from types import TracebackType
 from aiohttp import web
 from telegram.ext import Application, ApplicationBuilder
 
-from bot.emulator.api import BotApi
-from bot.emulator.errors import ApiError, bad_request
-from bot.emulator.params import Params, Upload
-from bot.emulator.state import EmulatorOptions, World
-from bot.emulator.user_api import PREFIX, UserApi, ok
-from bot.emulator.webhook import WebhookDelivery
+from emulator.api import BotApi
+from emulator.errors import ApiError, bad_request
+from emulator.params import Params, Upload
+from emulator.state import EmulatorOptions, World
+from emulator.user_api import PREFIX, UserApi, ok
+from emulator.webhook import WebhookDelivery
 
 log = logging.getLogger(__name__)
 MAX_UPLOAD = 50 * 1024 * 1024
@@ -171,7 +171,7 @@ async def serve(options: EmulatorOptions, host: str, port: int) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m bot.emulator", description="Local Telegram Bot API emulator."
+        prog="python -m emulator", description="Local Telegram Bot API emulator."
     )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8081)

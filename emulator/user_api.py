@@ -12,11 +12,11 @@ import json
 
 from aiohttp import web
 
-from bot.emulator.api import BotApi
-from bot.emulator.errors import bad_request
-from bot.emulator.objects import ADMINISTRATOR, JsonDict, User
-from bot.emulator.params import Params
-from bot.emulator.state import World
+from emulator.api import BotApi
+from emulator.errors import bad_request
+from emulator.objects import ADMINISTRATOR, JsonDict, User
+from emulator.params import Params
+from emulator.state import World
 
 PREFIX = "/_emu"
 MAX_EVENT_WAIT = 60.0

@@ -9,12 +9,12 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 
-from bot.emulator.errors import ApiError, bad_request
-from bot.emulator.formatting import parse_text
-from bot.emulator.objects import CHANNEL, JsonDict, Poll, StoredFile
-from bot.emulator.params import Params, Upload
-from bot.emulator.state import MAX_CAPTION, MAX_TEXT, World, check_markup
-from bot.emulator.webhook import WebhookDelivery
+from emulator.errors import ApiError, bad_request
+from emulator.formatting import parse_text
+from emulator.objects import CHANNEL, JsonDict, Poll, StoredFile
+from emulator.params import Params, Upload
+from emulator.state import MAX_CAPTION, MAX_TEXT, World, check_markup
+from emulator.webhook import WebhookDelivery
 
 MAX_QUESTION = 300
 MAX_OPTION = 100

@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot.emulator.errors import ApiError, bad_request
+from emulator.errors import ApiError, bad_request
 
 ATTACH_PREFIX = "attach://"
 

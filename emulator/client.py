@@ -22,7 +22,7 @@ from typing import Any
 
 import aiohttp
 
-from bot.emulator.views import Button, CallbackAnswer, ChatEvent, ChatMessage, EmuChat, EmuUser, PollView
+from emulator.views import Button, CallbackAnswer, ChatEvent, ChatMessage, EmuChat, EmuUser, PollView
 
 ChatRef = EmuChat | EmuUser | ChatMessage | int
 UserRef = EmuUser | int

@@ -9,8 +9,8 @@ from __future__ import annotations
 import bisect
 import time
 
-from bot.emulator.objects import JsonDict
-from bot.emulator.wakeup import Wakeup
+from emulator.objects import JsonDict
+from emulator.wakeup import Wakeup
 
 
 class Journal:

@@ -13,10 +13,10 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from bot.emulator.errors import ApiError, bad_request, forbidden, not_found
-from bot.emulator.formatting import command_entities
-from bot.emulator.journal import Journal
-from bot.emulator.objects import (
+from emulator.errors import ApiError, bad_request, forbidden, not_found
+from emulator.formatting import command_entities
+from emulator.journal import Journal
+from emulator.objects import (
     ADMINISTRATOR,
     CHANNEL,
     CREATOR,
@@ -36,8 +36,8 @@ from bot.emulator.objects import (
     User,
     member_json,
 )
-from bot.emulator.updates import UpdateQueue
-from bot.emulator.wakeup import Wakeup
+from emulator.updates import UpdateQueue
+from emulator.wakeup import Wakeup
 
 DEFAULT_TOKEN = "000000:EMULATOR"
 MAX_TEXT = 4096

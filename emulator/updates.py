@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.emulator.errors import ApiError
-from bot.emulator.objects import JsonDict
-from bot.emulator.wakeup import Wakeup
+from emulator.errors import ApiError
+from emulator.objects import JsonDict
+from emulator.wakeup import Wakeup
 
 # Telegram's default when allowed_updates was never given: everything except these three.
 _OPT_IN_ONLY = frozenset({"chat_member", "message_reaction", "message_reaction_count"})

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from tests.fakes.openai_server import ChatRequest, Reply
+from testkit.fakes.openai_server import ChatRequest, Reply
 
 _TYPES = {"单项选择题": "single", "多项选择题": "multi", "判断题": "judge"}
 _TYPE_IN_PROMPT = re.compile(r"编写一道(单项选择题|多项选择题|判断题)")

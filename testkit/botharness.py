@@ -10,7 +10,7 @@ from pathlib import Path
 from telegram.ext import Application
 
 from bot.app import build_application, running
-from bot.emulator import EmulatorClient, EmulatorOptions, EmulatorServer
+from emulator import EmulatorClient, EmulatorOptions, EmulatorServer
 from settings import Settings, load_settings
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,5 +1,0 @@
-import sys
-
-from bot.emulator.server import main
-
-sys.exit(main())
