@@ -14,6 +14,7 @@ from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.threshold import RECIPE, bounds, case_value, concrete
 from graph.checks import run_checks
 from graph.nodes.writer import write_question
+from retrieval.compiler import compile_kb
 from retrieval.facts import Fact, FactBase
 from retrieval.models import Slice
 from tests.recipekit import bundled_questions
@@ -395,3 +396,20 @@ def test_a_rate_read_off_a_table_row_is_not_asked_by_its_row_label() -> None:
         "t-sentence", "契税", 1.0, "面积为90平方米及以下", "首套住房面积为90平方米及以下的，契税为1%。"
     )
     assert any(_write(stated, [stated], "single", seed=s) is not None for s in range(6))
+
+
+def test_a_rule_with_a_second_condition_is_not_told_as_a_case_with_the_other_condition_pasted_in():
+    """满五唯一: swapping the years and pasting "并且是家庭唯一生活用房" into each option is the rule with a
+    name in it (the examiners struck it every time); the dated holding recipe is where such rules belong."""
+    text = "个人转让自用达5年以上、并且是家庭唯一生活用房取得的所得，免征个人所得税。"
+    path = ("第四篇 交易税费", "第八章 卖方税费", "四、满五唯一")
+    piece = Slice(id="s-tax", path=path, mastery="掌握", text=text)
+    facts = compile_kb([piece])
+    fact = next(f for f in facts if f.kind == "threshold")
+    assert fact.subject == "免征个人所得税"
+    for qtype in ("single", "multi", "judge"):
+        for seed in range(4):
+            task = Task(slice=piece, qtype=qtype, mode="flexible", seed=seed, facts=facts)
+            written = RECIPE.write(fact, Brief(task=task, facts=facts, rng=random.Random(seed)))
+            told = "" if written is None else written.draft.stem + "".join(written.draft.options)
+            assert "唯一生活用房" not in told

@@ -117,6 +117,13 @@ _NOT_A_SUBJECT = re.compile(
 )
 _PREDICATE = re.compile(r"^(?:应|须|必须|可|不得|不能|免|不|需|均|一律|由|按)")
 _STATED_CONDITION = re.compile(r"的(?:情形|部分|所得|收入|房屋|住房)?$")
+# A colon followed by a numbered item: the sentence lists its rules ("…分为三档：①", "…注意：\n（1）").
+_LISTED = re.compile(r"[：:]\s*(?=(?:（\s*\d{1,2}\s*）|\(\s*\d{1,2}\s*\)|[①-⑳]))")
+_ITEM_MARK = re.compile(r"(?:（\s*\d{1,2}\s*）|\(\s*\d{1,2}\s*\)|[①-⑳])")
+# A lead that says what the listed rules are of ("城市维护建设税按所在地分为三档", "…上市出售时，按…缴纳
+# 土地收益", "土地增值税实行四级超率累进税率"); any other lead only announces the list ("应当注意").
+_SCOPE = re.compile(r"分为|分成|实行|时，|时$|按[^，]{0,12}(?:缴纳|征收|计算|收取)")
+_CITATION = re.compile(r"[（(][^（）()]*(?:公告|〔\d{4}〕|号|令)[^（）()]*[）)]")
 _JOINED = re.compile(
     r"^\s*(?:或者|或|和|及|与|、)\s*$"
 )  # "二套", "县城": the short stand-in of a parallel clause
@@ -361,8 +368,29 @@ def _reading(text: str, quantity: Quantity) -> str:
     return comparator(*_around(text, quantity))[0]
 
 
+def _items(sentence: str) -> list[str]:
+    """A sentence read as the rules it lists: "税率分为三档：①…的，税率为7%；②…的，税率为5%" is one rule
+    per item, so no item's condition leaks into the next ("一类…前购买，二类经济适用住房"). The lead before
+    the colon stays with each item when it says what the items are of ("城市维护建设税按所在地分为三档"), and
+    is dropped when it only announces them or says something of its own ("计算时应当注意", "收费标准为",
+    "是否征税取决于卖方持有住房的年限"). Citations in brackets
+    ("（财政部 税务总局公告2025年第17号）") are no part of any condition."""
+    text = _CITATION.sub("", strip_clause(sentence))
+    colon = _LISTED.search(text)
+    if colon is None:
+        return [text]
+    lead = strip_clause(text[: colon.start()])
+    parts = [strip_clause(p) for p in _ITEM_MARK.split(text[colon.end() :]) if strip_clause(p)]
+    if len(parts) < 2:
+        return [text]
+    keep = bool(_SCOPE.search(lead))
+    return [f"{lead}，{part}" if keep else part for part in parts]
+
+
 def extract_thresholds(sentence: str) -> list[Fact]:
     reader = _Reader(sentence)
-    for rule in rules(strip_clause(sentence)):
-        reader.rule(rule)
+    for item in _items(sentence):
+        reader.subject = reader.classified = ""
+        for rule in rules(item):
+            reader.rule(rule)
     return reader.facts

@@ -74,6 +74,9 @@ _RULE_WORDS = (
 )
 # A rule's verdict (免征增值税, 税率为3%, 计税依据…): a case told with one answers itself.
 _VERDICT = re.compile(r"免征|免税|征收|减按|不征|(?<!经济)适用|计税依据|为\d+(?:\.\d+)?[%％]")
+# A second condition joined to the bounded one ("自用5年以上、并且是家庭唯一生活用房"): a case that swaps
+# the figure but pastes the other condition verbatim reads as the rule with a name in it ("满五唯一").
+_BOTH = re.compile(r"且|同时")
 # A clause closing a condition ("…的，", "…时，"): a second one means the text holds more than one clause.
 _CONDITION_CLOSE = re.compile(r"[的时]，")
 _UPPER = (*_UPPER_BEFORE, *_UPPER_AFTER)
@@ -303,13 +306,15 @@ def usable(fact: Fact) -> bool:
 
 def tangled(fact: Fact) -> bool:
     """Whether the rule cannot be split into a case and what follows from it: a condition holding a
-    verdict or a clause of its own ("持有3年、免征增值税"), or a consequence that rests on a further
+    verdict or a clause of its own ("持有3年、免征增值税"), a second condition joined to the bound
+    ("…5年以上、并且是家庭唯一生活用房"), or a consequence that rests on a further
     condition of its sentence ("…的，申报价低于评估价的，计税依据就是成交价"). A situation told from it
     would carry its own answer, or claim what only the other condition settles."""
     condition = _clause(fact.condition)
     sentence = next((s for s in re.split(r"[。；;！？]", fact.source) if fact.subject in s), "")
     return bool(
-        _VERDICT.search(condition)
+        _BOTH.search(condition)
+        or _VERDICT.search(condition)
         or _CONDITION_CLOSE.search(condition)
         or _CONDITION_CLOSE.search(fact.subject)
         or len(_CONDITION_CLOSE.findall(sentence)) > 1
