@@ -413,3 +413,14 @@ def test_a_rule_with_a_second_condition_is_not_told_as_a_case_with_the_other_con
             written = RECIPE.write(fact, Brief(task=task, facts=facts, rng=random.Random(seed)))
             told = "" if written is None else written.draft.stem + "".join(written.draft.options)
             assert "唯一生活用房" not in told
+    # a category that leads to the bounded figure is the case's own setting, and is still told
+    text = (
+        "个人购买家庭唯一住房且面积为140平方米及以下的，契税税率为1%；"
+        "个人购买家庭唯一住房且面积为140平方米以上的，契税税率为1.5%。"
+    )
+    piece = Slice(id="s-deed", path=path, mastery="掌握", text=text)
+    facts = compile_kb([piece])
+    fact = next(f for f in facts if f.kind == "threshold" and f.value == 1)
+    task = Task(slice=piece, qtype="multi", mode="flexible", seed=1, facts=facts)
+    written = RECIPE.write(fact, Brief(task=task, facts=facts, rng=random.Random(1)))
+    assert written is not None and "平方米" in "".join(written.draft.options)

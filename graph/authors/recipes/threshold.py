@@ -74,8 +74,9 @@ _RULE_WORDS = (
 )
 # A rule's verdict (免征增值税, 税率为3%, 计税依据…): a case told with one answers itself.
 _VERDICT = re.compile(r"免征|免税|征收|减按|不征|(?<!经济)适用|计税依据|为\d+(?:\.\d+)?[%％]")
-# A second condition joined to the bounded one ("自用5年以上、并且是家庭唯一生活用房"): a case that swaps
-# the figure but pastes the other condition verbatim reads as the rule with a name in it ("满五唯一").
+# A second condition joined after the bounded one ("自用5年以上、并且是家庭唯一生活用房"): a case that swaps
+# the figure but pastes the other condition verbatim reads as the rule with a name in it ("满五唯一"). One
+# that leads to the figure ("家庭唯一住房且面积为120平方米") is the case's own setting.
 _BOTH = re.compile(r"且|同时")
 # A clause closing a condition ("…的，", "…时，"): a second one means the text holds more than one clause.
 _CONDITION_CLOSE = re.compile(r"[的时]，")
@@ -312,8 +313,9 @@ def tangled(fact: Fact) -> bool:
     would carry its own answer, or claim what only the other condition settles."""
     condition = _clause(fact.condition)
     sentence = next((s for s in re.split(r"[。；;！？]", fact.source) if fact.subject in s), "")
+    found = bounds(condition)
     return bool(
-        _BOTH.search(condition)
+        (found and _BOTH.search(condition[found[0].end :]))
         or _VERDICT.search(condition)
         or _CONDITION_CLOSE.search(condition)
         or _CONDITION_CLOSE.search(fact.subject)
