@@ -55,3 +55,11 @@ def test_the_prose_kb_yields_the_vat_exemption_as_a_sale_a_case_can_be_told_from
     sales = [f for f in facts if f.kind == "threshold" and "：" not in f.condition and sale_of(f)]
     assert any(f.subject == "免征增值税" and sale_of(f).lower for f in sales)
     assert len(sales) >= 2
+
+
+def test_an_items_short_label_and_an_announcing_lead_are_no_conditions():
+    facts = extract_thresholds(
+        "确定某一笔贷款的最长期限时，还要同时满足两项限制：①期限上限，任何借款人的贷款期限都不得超过30年；"
+        "②房龄限制，房龄与贷款期限之和不超过50年。"
+    )
+    assert {f.value_text: f.condition for f in facts} == {"30年": "", "50年": ""}

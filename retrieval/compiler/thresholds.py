@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from retrieval.compiler.clauses import (
     Rule,
     bracket_depths,
+    is_condition,
     joined,
     rules,
     split_outside_brackets,
@@ -122,7 +123,10 @@ _LISTED = re.compile(r"[：:]\s*(?=(?:（\s*\d{1,2}\s*）|\(\s*\d{1,2}\s*\)|[①
 _ITEM_MARK = re.compile(r"(?:（\s*\d{1,2}\s*）|\(\s*\d{1,2}\s*\)|[①-⑳])")
 # A lead that says what the listed rules are of ("城市维护建设税按所在地分为三档", "…上市出售时，按…缴纳
 # 土地收益", "土地增值税实行四级超率累进税率"); any other lead only announces the list ("应当注意").
-_SCOPE = re.compile(r"分为|分成|实行|时，|时$|按[^，]{0,12}(?:缴纳|征收|计算|收取)")
+_SCOPE = re.compile(r"分为|分成|实行|时$|按[^，]{0,12}(?:缴纳|征收|计算|收取)")
+# An item's own short label before its rule ("①期限上限，任何借款人…", "（1）据实征收：卖方…"): a name for the
+# item, not a condition of it.
+_LABEL = re.compile(r"^[\u4e00-\u9fff]{2,6}[：:，,](?=.)")
 _CITATION = re.compile(r"[（(][^（）()]*(?:公告|〔\d{4}〕|号|令)[^（）()]*[）)]")
 _JOINED = re.compile(
     r"^\s*(?:或者|或|和|及|与|、)\s*$"
@@ -381,6 +385,7 @@ def _items(sentence: str) -> list[str]:
         return [text]
     lead = strip_clause(text[: colon.start()])
     parts = [strip_clause(p) for p in _ITEM_MARK.split(text[colon.end() :]) if strip_clause(p)]
+    parts = [_LABEL.sub("", p) if not is_condition(p.split("，")[0]) else p for p in parts]
     if len(parts) < 2:
         return [text]
     keep = bool(_SCOPE.search(lead))
