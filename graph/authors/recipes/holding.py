@@ -5,9 +5,9 @@ The learner works out how long the home was held and compares it with the bound
 
 The trap sits at the bound: a sale a month or two short of the anniversary, or just past it, rather than
 3/4/5年 against 1年. Only a rule whose condition reads as one acquisition, one bound and one sale
-("个人将购买2年以上（含2年）的住房对外销售", "个人销售持有满2年的住房", "购买经济适用住房满5年上市转让",
-and a bare "卖方持有满2年" whose sentence says what is sold) is told: any further condition (唯一住房, a
-city, a policy date before which it held) would be a fact the case leaves out.
+("个人将购买2年以上（含2年）的住房对外销售", "个人销售持有满2年的住房", "购买经济适用住房满5年上市转让")
+is told: any further condition (唯一住房, a city, a policy date before which it held) would be a fact the
+case leaves out.
 """
 
 from __future__ import annotations
@@ -45,12 +45,6 @@ _BOUND_NOTE = re.compile(r"^[（(]含[^）)]*[）)]")
 _OPEN_LOWER = ("超过", "高于", "多于", ">", "＞")
 _CLOSED_UPPER = ("不超过", "以下", "以内", "之内", "≤")
 _MODAL = ("可以", "应当", "有权", "必须", "不得")
-# "持有", "出售住房持有" before the bound: a holding whose home and sale the rule's sentence gives.
-_BARE = re.compile(rf"(?P<sell>{'|'.join(_SELL)})?(?P<home>住房|住宅|房屋)?(?:持有|购买)")
-# Who sells: a bare "持有满2年" of such a party is a sale even when the sentence names no verb.
-_SELLERS = ("卖方", "出售人", "出卖人", "售房人")
-# A tax base ("直接以成交价为计税依据"): whose tax and which price are a calculation's, not a dated case's.
-_TAX_BASE = re.compile(r"计税(?:依据|价格)")
 
 
 @dataclass(frozen=True)
@@ -102,8 +96,6 @@ def sale_of(fact: Fact) -> Sale | None:
         return None
     if any(word in fact.subject for word in ("但", "，")) or _YEAR.search(fact.subject):
         return None
-    if _TAX_BASE.search(fact.subject):
-        return None
     # the rule is told as in force: no sale dated before a year its source names ("自2026年1月1日起")
     since = max([0, *(int(y) for y in _YEAR_NUMBER.findall(fact.source) if 2000 <= int(y) <= 2035)])
     if _YEAR.search(condition) or "、" in condition:
@@ -115,10 +107,6 @@ def sale_of(fact: Fact) -> Sale | None:
     before = _strip_party(condition[: bound.start])
     after = _BOUND_NOTE.sub("", condition[bound.end :])
     home, sell = _parts(before, after)
-    bare = _BARE.fullmatch(before)
-    if not home and not after and bare:
-        home, sell = _unsaid(condition, fact.source)
-        home, sell = bare["home"] or home, bare["sell"] or sell
     if not home or not sell or not home.endswith(_HOMES):
         return None
     span = condition[bound.start : bound.end]
@@ -128,17 +116,6 @@ def sale_of(fact: Fact) -> Sale | None:
     if months < 3 or months != (fact.value or 0) * (12 if fact.unit == "年" else 1):
         return None
     return Sale(home, sell, months, lower, exact, since, f"{fact.value:g}{fact.unit}")
-
-
-def _unsaid(condition: str, source: str) -> tuple[str, str]:
-    """(home, sale verb) of a bare "卖方持有满2年": the sentence it stands in says what is sold ("卖方出售
-    住房…"), or its party is a seller and the home is the one the sentence names."""
-    sentence = next((s for s in re.split(r"[。；;]", source) if condition[:4] in s), source)
-    home = next((h for h in ("住房", "住宅", "房屋") if h in sentence), "住房")
-    sell = next((s for s in _SELL if s in sentence), "")
-    if not sell and condition.startswith(_SELLERS):
-        sell = "出售"
-    return (home, sell) if sell else ("", "")
 
 
 def _parts(before: str, after: str) -> tuple[str, str]:
