@@ -424,3 +424,20 @@ def test_a_rule_with_a_second_condition_is_not_told_as_a_case_with_the_other_con
     task = Task(slice=piece, qtype="multi", mode="flexible", seed=1, facts=facts)
     written = RECIPE.write(fact, Brief(task=task, facts=facts, rng=random.Random(1)))
     assert written is not None and "平方米" in "".join(written.draft.options)
+
+
+def test_a_bound_the_book_forbids_crossing_is_asked_as_forbidden():
+    """ "都不得超过30年" asked as "不超过（　）" drops the book's prohibition, and the critic rejects it."""
+    text = (
+        "任何借款人的贷款期限都不得超过30年。借款人年龄与贷款期限之和的上限为70年。"
+        "房龄与贷款期限之和的上限为50年。公积金贷款的最长期限为25年。"
+    )
+    piece = Slice(
+        id="s-loan", path=("第三篇 金融", "第九章 商业性住房贷款", "四、贷款期限"), mastery="掌握", text=text
+    )
+    facts = compile_kb([piece])
+    fact = next(f for f in facts if f.kind == "threshold" and f.value == 30)
+    task = Task(slice=piece, qtype="single", mode="strict", seed=1, facts=facts)
+    written = RECIPE.write(fact, Brief(task=task, facts=facts, rng=random.Random(1)))
+    assert written is not None
+    assert written.draft.stem == "任何借款人的贷款期限不得超过（　）。"

@@ -80,6 +80,7 @@ _VERDICT = re.compile(r"免征|免税|征收|减按|不征|(?<!经济)适用|计
 _BOTH = re.compile(r"且|同时")
 # A clause closing a condition ("…的，", "…时，"): a second one means the text holds more than one clause.
 _CONDITION_CLOSE = re.compile(r"[的时]，")
+_FORBIDDING = {"不超过": "不得超过", "不低于": "不得低于"}
 _UPPER = (*_UPPER_BEFORE, *_UPPER_AFTER)
 _LOWER = (*_LOWER_BEFORE, *_LOWER_AFTER)
 
@@ -266,7 +267,10 @@ def _rule(fact: Fact) -> str:
 
 
 def _asked(fact: Fact) -> str:
-    return fact.comparator if fact.comparator in _IN_STEM else "为"
+    """The comparator before the blank, as strong as the book says it ("都不得超过30年" asks 不得超过)."""
+    word = fact.comparator if fact.comparator in _IN_STEM else "为"
+    forbidding = _FORBIDDING.get(word, "")
+    return forbidding if forbidding and forbidding in fact.source else word
 
 
 def consequence(fact: Fact) -> bool:
