@@ -47,6 +47,13 @@ def test_numbered_list_keeps_items_with_commas_whole_and_names_its_head() -> Non
     assert fact.source == text
 
 
+def test_who_has_one_of_the_listed_cases_stays_in_the_head() -> None:
+    """Without 职工 the head reads "可以提取…的情形": no stem can say whose cases they are."""
+    text = "职工有下列情形之一的，可以提取住房公积金：（1）出境定居的；（2）离休的；（3）退休的。"
+    fact = one(compile_slice(make_slice(text)), kind="enumeration")
+    assert fact.subject == "职工可以提取住房公积金的情形"
+
+
 def test_list_on_lines_of_its_own_stays_with_its_head() -> None:
     text = (
         "买方办理过户时应提交以下材料：\n1. 身份证明；\n2. 买卖合同；\n3. 完税凭证。\n"
