@@ -516,3 +516,32 @@ def test_a_survey_title_is_asked_by_its_topic_and_a_topic_with_de_reads_once() -
                 stems.add(written.draft.stem)
         assert stems and all(f"关于{topic}" in stem for stem in stems), stems
         assert not any("概述" in stem or "的发布的" in stem for stem in stems), stems
+
+
+HALVES = [
+    _fact(
+        "m-deposit",
+        "modal",
+        "交易资金应当按当地规定存入监管账户，不得直接支付给经纪机构或经纪人员个人。",
+        subject="交易资金",
+        modal="应当",
+        consequence="按当地规定存入监管账户",
+    ),
+    _fact("s-direct", "statement", "交易资金不得直接支付给经纪机构或经纪人员个人。"),
+]
+
+
+def test_a_rule_restated_by_another_fact_is_never_a_second_option() -> None:
+    """ "交易资金可以直接支付给经纪机构" beside "交易资金应当存入监管账户，不得直接支付给…" was struck as
+    two options stating one fact (D8): the second fact restates half of the first one's sentence."""
+    facts = [*FACTS, *HALVES]
+    for fact in facts:
+        for qtype in ("multi", "single"):
+            for seed in range(8):
+                written = _write(fact, qtype, seed, facts)
+                if written is None:
+                    continue
+                options = "".join(written.draft.options)
+                assert not ("监管账户" in options and "经纪机构或经纪人员个人" in options), (
+                    written.draft.options
+                )

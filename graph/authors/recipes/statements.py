@@ -85,6 +85,7 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _CONDITION_END = re.compile(r"(?:的|时)，")
 _STARTS = 6  # starting points in the pool tried for one shape before the next shape
 _SIMILAR = 0.5  # two statements sharing this much of their wording state the same rule
+_RESTATED = 0.8  # a sentence holding this much of a statement's wording states it too
 _WIDTH = 5  # a multiple choice has five options (A–E), as the field's papers print it
 # How the papers ask for the true (or false) statements about a topic; varied so that a round of questions
 # on one section does not open every stem alike.
@@ -331,6 +332,14 @@ def alike(a: str, b: str) -> bool:
     return bool(left and right) and len(left & right) >= _SIMILAR * min(len(left), len(right))
 
 
+def _restates(text: str, source: str) -> bool:
+    """Whether a sentence of `source` holds nearly all of the statement's wording."""
+    mine = _bigrams(text)
+    return bool(mine) and any(
+        len(mine & _bigrams(sentence)) >= _RESTATED * len(mine) for sentence in re.split(r"[。！？]", source)
+    )
+
+
 def around(fact: Fact, brief: Brief, kinds: tuple[FactKind, ...]) -> list[list[Fact]]:
     """The facts a question about `fact` may also use, in rings: its own slice, the other slices of its
     section the task holds, the rest of its chapter."""
@@ -468,11 +477,14 @@ class Statements:
         return None
 
     def _clash(self, one: Said, other: Said) -> bool:
-        """Two options from one sentence (one source holding the other's statement counts), or two
-        statements of one rule."""
+        """Two options from one sentence (one source holding the other's statement, or nearly all its
+        wording: "交易资金不得直接支付给经纪机构" restates the second half of "交易资金应当存入监管账户，
+        不得直接支付给经纪机构"), or two statements of one rule."""
         return (
             O.key(one.true) in O.key(other.fact.source)
             or O.key(other.true) in O.key(one.fact.source)
+            or _restates(one.true, other.fact.source)
+            or _restates(other.true, one.fact.source)
             or alike(one.true, other.true)
         )
 
