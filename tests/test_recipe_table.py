@@ -290,38 +290,3 @@ def test_a_name_is_asked_as_what_the_case_belongs_to_and_a_yes_no_column_is_neve
     assert stems
     assert any("自己购买或者承租所经纪的房屋的行为属于" in stem for stem in stems)
     assert not any("名称为" in stem or "是否" in stem for stem in stems), stems
-
-
-WITHDRAWAL = _rows(
-    "draw",
-    ("提取情形", "是否同时注销账户"),
-    [
-        ("购买自住住房", "否"),
-        ("偿还购房贷款本息", "否"),
-        ("房租超出规定比例", "否"),
-        ("离休、退休", "是"),
-        ("出境定居", "是"),
-        ("完全丧失劳动能力", "是"),
-    ],
-)
-
-
-def test_a_yes_no_column_asks_which_rows_it_answers_yes_for():
-    """A table "提取情形 | 是否同时注销账户" had no strict multiple choice at all; its yes rows are the keys
-    and its no rows the distractors, each explained in the subject's terms."""
-    yes = {"离休、退休", "出境定居", "完全丧失劳动能力"}
-    for seed in range(6):
-        multi = _write(WITHDRAWAL[0], WITHDRAWAL, "multi", seed=seed)
-        assert multi is not None and multi.draft.stem == "下列提取情形中，应当同时注销账户的有（　）。"
-        keys = {multi.draft.options[ord(letter) - 65] for letter in multi.draft.answer}
-        assert len(multi.draft.options) == 5 and 2 <= len(keys) <= 4 and keys <= yes
-        assert not (set(multi.draft.options) - keys) & yes
-        assert (
-            "“购买自住住房”，无需同时注销账户" in multi.draft.explanation
-            or "购买自住住房" not in multi.draft.options
-        )
-        assert "是否" not in multi.draft.explanation
-        assert _passes(multi, "multi", "strict") == []
-        single = _write(WITHDRAWAL[0], WITHDRAWAL, "single", seed=seed)
-        if single is not None and single.draft.stem.startswith("下列提取情形中"):
-            assert _key(single) in yes and len(single.draft.options) == 4

@@ -39,9 +39,6 @@ _YES_NO = "是否"
 # Columns whose rows are kinds of behaviour: only their descriptions can be told as what a person did.
 _CONDUCT = ("行为", "做法")
 _LABEL_MAX = 12
-# A row's label offered as an option whole ("完全丧失劳动能力并与单位终止劳动关系"): no shorter form exists.
-_VERDICT_LABEL_MAX = 20
-_MODALS = ("应当", "应", "需要", "需", "须", "必须", "可以", "可")
 _DESCRIPTION_MIN = 6
 # Column names too vague to stand before a description ("特点为…的户型").
 _VAGUE_COLUMNS = ("特点", "内容", "主要内容", "说明", "备注")
@@ -143,17 +140,6 @@ def _lookup(row: Fact, rows: list[Fact], rng: random.Random) -> _Lookup | None:
     return None
 
 
-def _verdict(cell: str, predicate: str) -> bool | None:
-    """A yes/no column's answer for a row: 是 / the predicate's verb ("纳入") is yes, 否 / its negation
-    ("不纳入") is no; anything else ("按买卖双方约定") answers neither."""
-    plain = O.key(cell)
-    if plain == "是" or (plain and predicate.startswith(plain)):
-        return True
-    if plain == "否" or (len(plain) > 1 and plain[0] in "不无" and predicate.startswith(plain[1:])):
-        return False
-    return None
-
-
 class Table:
     name = "table"
     kinds: tuple[FactKind, ...] = ("table_row",)
@@ -166,13 +152,11 @@ class Table:
         if len(rows) < 3 or _declined(fact.header, rows):
             return None
         if brief.task.qtype == "multi":
-            if brief.task.mode == "flexible":
-                return self._situations(fact, rows, brief)
-            return self._verdicts(fact, rows, brief)
+            return self._situations(fact, rows, brief) if brief.task.mode == "flexible" else None
         if brief.task.mode == "flexible":
             builders = [self._case_lookup, self._act_recognition]
         else:
-            builders = [self._lookup, self._recognition, self._verdicts]
+            builders = [self._lookup, self._recognition]
         brief.rng.shuffle(builders)
         for build in builders:
             written = build(fact, rows, brief)
@@ -345,64 +329,6 @@ class Table:
             [row.source for _, row, _ in picked],
             basis=[_row_text(row) for row in dict.fromkeys(row for _, row, _ in picked)],
             difficulty=0.55,
-        )
-
-    # -- verdicts: which rows a yes/no column answers yes for ------------------------------------------
-
-    def _verdicts(self, fact: Fact, rows: list[Fact], brief: Brief) -> Written | None:
-        """ "下列提取情形中，同时注销账户的有" from a column "是否同时注销账户": the rows it answers yes for
-        are the keys, the rows it answers no for the distractors (a row answered otherwise, "按约定", is
-        neither). Five options with two to four keys for a multiple choice, one of four for a single."""
-        column = next((i for i, h in enumerate(fact.header) if i and _column(h)[0].startswith(_YES_NO)), None)
-        if column is None or fact.header.count(fact.header[column]) > 1:
-            return None
-        predicate = _column(fact.header[column])[0].removeprefix(_YES_NO)
-        kind = fact.header[0].strip()
-        if kind in _GENERIC_LABELS:
-            topic = O.topic(fact, brief)
-            kind = f"{topic}的{kind}" if topic and not topic.endswith(kind) else topic
-        labelled = [(r.items[0].strip(), _verdict(r.items[column], predicate), r) for r in rows]
-        labelled = [
-            (label, yes, r)
-            for label, yes, r in labelled
-            if yes is not None and len(label) <= _VERDICT_LABEL_MAX
-        ]
-        yes = [item for item in labelled if item[1]]
-        no = [item for item in labelled if not item[1]]
-        if not kind or not predicate or len({O.key(label) for label, _, _ in labelled}) < len(labelled):
-            return None
-        rng = brief.rng
-        if brief.task.qtype == "multi":
-            keys = [k for k in range(2, 5) if k <= len(yes) and 5 - k <= len(no) and 5 - k >= 1]
-            if not keys:
-                return None
-            count = rng.choice(keys)
-            picked = rng.sample(yes, count) + rng.sample(no, 5 - count)
-        else:
-            if len(yes) < 1 or len(no) < 3:
-                return None
-            picked = [rng.choice(yes), *rng.sample(no, 3)]
-        ending = "有" if brief.task.qtype == "multi" else "是"
-        duty = predicate if predicate.startswith(_MODALS) else f"应当{predicate}"
-        stem = f"下列{kind}中，{duty}的{ending}（　）。"
-        if O.in_stem(stem, [label for label, _, _ in picked]):
-            return None
-
-        def said(label: str, correct: bool) -> str:
-            return f"{label}：{duty if correct else f'无需{predicate}'}"
-
-        choices = [
-            O.Option(label, correct, f"“{label}”{said('', correct).replace('：', '，')}")
-            for label, correct, _ in picked
-        ]
-        return O.choice(
-            [r.id for _, _, r in picked],
-            brief.task.qtype,
-            stem,
-            O.arrange(choices, rng),
-            [r.source for _, _, r in picked],
-            basis=[said(label, correct) for label, correct, _ in picked],
-            difficulty=0.5,
         )
 
     # -- recognition: a description given, the row's label asked --------------------------------------
