@@ -456,6 +456,7 @@ REMARKS_AND_CUTS = [
     _fact("s-remark", "statement", "不同税种的计税依据各不相同，计算题中最容易混淆。"),
     _fact("s-oneword", "statement", "共同共有与按份共有仅一字之差，性质却完全不同。"),
     _fact("s-except", "statement", "继承开始后，按照法定继承办理；有遗嘱的，按照遗嘱继承或者遗赠办理。"),
+    _fact("s-bearer", "statement", "离职后应保守在执业中知悉的委托人秘密。"),
 ]
 
 
@@ -474,7 +475,9 @@ def test_a_teaching_remark_or_a_clause_cut_from_its_exception_is_no_option() -> 
         if (w := _write(f, "multi", seed, facts))
         for o in w.draft.options
     }
-    assert options and not any("混淆" in o or "一字之差" in o or "法定继承" in o for o in options)
+    assert options and not any(
+        "混淆" in o or "一字之差" in o or "法定继承" in o or "离职后" in o for o in options
+    )
 
 
 GRANTED = [
@@ -484,6 +487,8 @@ GRANTED = [
           modal="无需", consequence="缴纳个人所得税", condition="应纳税所得额小于零"),
     _fact("m-wall", "modal", "装修时不得随意拆除承重墙。", subject="装修时", modal="不得",
           consequence="随意拆除承重墙"),
+    _fact("m-interest", "modal", "住房贷款利息凭贷款合同和付款凭证可以作为合理费用扣除。",
+          subject="住房贷款利息", modal="可以", consequence="作为合理费用扣除"),
 ]  # fmt: skip
 
 
@@ -501,6 +506,7 @@ def test_a_rule_is_not_falsified_into_what_contradicts_itself() -> None:
     }
     assert any("提前归还贷款" in o for o in options)
     assert not any("不得按合同约定" in o or "应当缴纳个人所得税" in o or "可以随意" in o for o in options)
+    assert not any("不得作为合理费用扣除" in o for o in options)
 
 
 def test_a_survey_title_is_asked_by_its_topic_and_a_topic_with_de_reads_once() -> None:

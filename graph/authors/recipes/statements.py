@@ -41,7 +41,11 @@ _MISCONDUCT = (
 )  # fmt: skip
 # A permission to act by some means or as agreed ("可以通过出让取得", "可以按合同约定提前归还") turned into a
 # prohibition contradicts itself; so does a "can" of evidence ("可以证明") told as "不得".
-_GRANTED = re.compile(r"可以(?:通过|采用|按|依|根据|凭)|约定|可以(?:证明|反映|说明|表明|体现)")
+_GRANTED = re.compile(
+    r"(?:凭|通过|采用|按照|依照|根据)[^，。；]{0,20}可以|可以(?:通过|采用|按|依|根据|凭)|约定|可以(?:证明|反映|说明|表明|体现)"
+)
+# "离职后应保守…秘密": a duty opening with its time and no one to bear it is a fragment of a passage.
+_NO_BEARER = re.compile(r"^[^，]{1,6}(?:后|前|时)，?(?:应当|应|不得|可以|须|必须|无需)")
 # A condition that leaves nothing to act on ("应纳税所得额小于零的，无需缴纳") makes the exemption a matter
 # of logic: its opposite is eliminated without the rule.
 _NOTHING_LEFT = re.compile(
@@ -158,6 +162,7 @@ def _standalone(text: str) -> bool:
         and len(plain) <= O.OPTION_MAX
         and balanced
         and not _REMARK.search(plain)
+        and not _NO_BEARER.match(plain)
         and not plain.startswith(_LEANING)
         and not plain.endswith(_DANGLING)
         and not _NOT_A_STATEMENT.search(plain)
