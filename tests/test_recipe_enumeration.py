@@ -296,26 +296,3 @@ def test_items_told_as_a_label_and_its_meaning_are_asked_by_their_labels():
         assert _keys(question) <= {"强制性", "互助性", "专用性"}
         assert set(question.draft.options) - _keys(question) <= {"市场性", "营利性", "普惠性"}
         assert _passes(question, "multi", "strict") == []
-
-
-PROCEDURE = _list(
-    "steps-1",
-    "不动产登记的一般程序",
-    ("申请", "受理", "审核", "登簿"),
-    "不动产登记的一般程序为：（1）申请；（2）受理；（3）审核；（4）登簿。",
-)
-
-
-def test_steps_of_a_procedure_are_asked_in_order_with_neighbours_swapped_as_distractors():
-    """A procedure's steps were never asked ("which is a step" asks nothing); the field asks their order,
-    and a reader who half knows it swaps two neighbouring steps."""
-    for seed in range(6):
-        written = _write(PROCEDURE, [PROCEDURE], "single", seed=seed)
-        assert written is not None
-        stem = written.draft.stem
-        assert stem.startswith("下列事项，按不动产登记的一般程序排列正确的是（　）。")
-        marks = {step: stem[stem.index(step) - 1] for step in PROCEDURE.items}
-        assert _keys(written) == {"→".join(marks[step] for step in PROCEDURE.items)}
-        assert len(set(written.draft.options)) == 4
-        assert "先后弄反了" in written.draft.explanation
-        assert _passes(written, "single", "strict") == []

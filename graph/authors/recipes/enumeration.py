@@ -29,9 +29,6 @@ _PREDICATE_MARKS = "应需可不须得要能"
 _BARE_ORDINAL = re.compile(r"^第[一二三四五六七八九十\d]+[\u4e00-\u9fff]{0,2}$")
 _SEQUENCES = ("顺序", "步骤", "流程", "程序", "环节")
 _CATCH_ALL = "其他"
-_ORDERED = ("顺序", "步骤", "流程", "程序")
-_ORDINAL_HEAD = re.compile(r"第[一二三四五六七八九十\d]+")
-_ORDER_WIDTH = 4  # steps put in order: four, numbered ①–④, as the field's papers set them
 _CLASSIFIED = re.compile(r"^按(?:照)?(.{2,15}?)划分的(.{2,10})$")
 _NEGATIONS = "不未无非禁"
 # Heads of lists of conduct: only their items can be told as what a person did.
@@ -176,59 +173,12 @@ def _lead(fact: Fact) -> str:
     return f"教材所列{fact.subject}为{joined}。" if len(joined) <= _LEAD_MAX else ""
 
 
-def _steps(fact: Fact) -> list[str]:
-    """The steps of a procedure ("资金和手续的办理顺序"), in the textbook's order; [] for any other list."""
-    head = fact.subject
-    if not head.endswith(_ORDERED) or _ORDINAL_HEAD.search(head) or not O.is_name(head):
-        return []
-    steps = [O.clean_item(item) for item in fact.items]
-    fits = all(2 <= len(step) <= O.OPTION_MAX for step in steps)
-    return steps if fits and len(steps) >= _ORDER_WIDTH and len(O.distinct(steps)) == len(steps) else []
-
-
-def _order(fact: Fact, brief: Brief) -> Written | None:
-    """ "下列事项，按X排列正确的是": four steps of a procedure numbered out of order in the stem, the key
-    their textbook order, each distractor that order with two neighbouring steps swapped — the mistake a
-    reader who half knows the procedure makes."""
-    steps = _steps(fact)
-    if not steps:
-        return None
-    rng = brief.rng
-    at = sorted(rng.sample(range(len(steps)), _ORDER_WIDTH))
-    chosen = [steps[i] for i in at]
-    shown = list(range(_ORDER_WIDTH))
-    while shown == sorted(shown):
-        rng.shuffle(shown)  # the stem never lists the steps in their order
-    marks = "①②③④"
-    # the step at textbook position p carries the mark of its place in the stem
-    mark_of = {position: marks[place] for place, position in enumerate(shown)}
-    listed = "；".join(f"{marks[place]}{chosen[position]}" for place, position in enumerate(shown))
-    stem = f"下列事项，按{fact.subject}排列正确的是（　）。{listed}。"
-
-    def told(order: list[int]) -> str:
-        return "→".join(mark_of[p] for p in order)
-
-    right = list(range(_ORDER_WIDTH))
-    swaps = rng.sample(range(_ORDER_WIDTH - 1), _ORDER_WIDTH - 1)
-    choices = [O.Option(told(right), True, f"“{told(right)}”正是教材所列的先后顺序")]
-    for i in swaps:
-        wrong = [*right[:i], right[i + 1], right[i], *right[i + 2 :]]
-        choices.append(
-            O.Option(told(wrong), False, f"“{told(wrong)}”把“{chosen[i]}”与“{chosen[i + 1]}”的先后弄反了")
-        )
-    return O.choice([fact.id], "single", stem, O.arrange(choices, rng), [fact.source], difficulty=0.5)
-
-
 class Enumeration:
     name = "enumeration"
     kinds: tuple[FactKind, ...] = ("enumeration",)
     qtypes: tuple[QuestionType, ...] = ("multi", "single", "judge")
 
     def write(self, fact: Fact, brief: Brief) -> Written | None:
-        if fact.kind == "enumeration" and brief.task.mode == "strict" and brief.task.qtype == "single":
-            ordered = _order(fact, brief)
-            if ordered is not None:
-                return ordered
         if fact.kind != "enumeration" or not _usable(fact):
             return None
         qtype = brief.task.qtype
