@@ -49,6 +49,8 @@ def test_a_swap_that_coins_a_term_or_contradicts_the_sentence_is_no_falsificatio
     (one of two 最高 turned) and "视为双倍享有份额" as eliminated at sight."""
     assert not any("最高首付" in t for t in texts("各地首付比例不得低于全国最低首付比例。"))
     assert all("最低" not in t for t in texts("超过当地最高额度的，按最高额度发放。"))
+    assert all("上限" not in t for t in texts("城市可以在全国下限的基础上确定更高的首付比例。"))
+    assert "贷款额度的上限为100万元。" in texts("贷款额度的下限为100万元。")
     assert all("双倍" not in t for t in texts("没有约定份额的，视为等额享有份额。"))
     assert all("口头" not in t for t in texts("委托人应当出具书面授权委托书。"))
     assert "贷款期限最短为30年。" in texts("贷款期限最长为30年。")

@@ -62,10 +62,11 @@ _COMPOUNDS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 _NOT_AFTER: dict[str, tuple[str, ...]] = {"免征": ("暂",), "以上": tuple("0123456789一二两三四五六七八九十")}
 # Words that swap only where they bound a figure or an act, not where they open a term: "最低首付比例"
-# turned "最高首付比例" names a thing the textbook has none of; "口头授权委托书" and a contract "采用口头形式
-# 订立" are struck by examiners as eliminated at sight, while "口头通知" is a trap a reader must think about.
+# turned "最高首付比例" names a thing the textbook has none of, "在全国上限的基础上确定更高的比例"
+# contradicts itself; "口头授权委托书" and a contract "采用口头形式订立" are struck by examiners as
+# eliminated at sight, while "口头通知" is a trap a reader must think about.
 _ONLY_BEFORE: dict[str, tuple[str, ...]] = {
-    **dict.fromkeys(("最高", "最低", "最长", "最短"), tuple("0123456789为不可是")),
+    **dict.fromkeys(("最高", "最低", "最长", "最短", "上限", "下限"), tuple("0123456789为不可是")),
     **dict.fromkeys(("书面", "口头"), ("通知", "告知", "提出")),
     **dict.fromkeys(("双倍", "等额"), ("返还", "赔偿", "支付")),
 }
