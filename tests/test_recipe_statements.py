@@ -457,6 +457,7 @@ REMARKS_AND_CUTS = [
     _fact("s-oneword", "statement", "共同共有与按份共有仅一字之差，性质却完全不同。"),
     _fact("s-except", "statement", "继承开始后，按照法定继承办理；有遗嘱的，按照遗嘱继承或者遗赠办理。"),
     _fact("s-bearer", "statement", "离职后应保守在执业中知悉的委托人秘密。"),
+    _fact("s-approved", "statement", "经批准准予续期的，应当重新签订土地使用权出让合同。"),
 ]
 
 
@@ -476,7 +477,7 @@ def test_a_teaching_remark_or_a_clause_cut_from_its_exception_is_no_option() -> 
         for o in w.draft.options
     }
     assert options and not any(
-        "混淆" in o or "一字之差" in o or "法定继承" in o or "离职后" in o for o in options
+        "混淆" in o or "一字之差" in o or "法定继承" in o or "离职后" in o or "经批准" in o for o in options
     )
 
 

@@ -44,8 +44,9 @@ _MISCONDUCT = (
 _GRANTED = re.compile(
     r"(?:凭|通过|采用|按照|依照|根据)[^，。；]{0,20}可以|可以(?:通过|采用|按|依|根据|凭)|约定|可以(?:证明|反映|说明|表明|体现)"
 )
-# "离职后应保守…秘密": a duty opening with its time and no one to bear it is a fragment of a passage.
-_NO_BEARER = re.compile(r"^[^，]{1,6}(?:后|前|时)，?(?:应当|应|不得|可以|须|必须|无需)")
+# "离职后应保守…秘密", "经批准准予续期的，应当重新签订…": a duty opening with its time or an approval and
+# no one to bear it is a fragment of a passage.
+_NO_BEARER = re.compile(r"^(?:[^，]{1,6}(?:后|前|时)，?|经[^，]{1,12}的，)(?:应当|应|不得|可以|须|必须|无需)")
 # A condition that leaves nothing to act on ("应纳税所得额小于零的，无需缴纳") makes the exemption a matter
 # of logic: its opposite is eliminated without the rule.
 _NOTHING_LEFT = re.compile(
