@@ -47,6 +47,13 @@ def test_numbered_list_keeps_items_with_commas_whole_and_names_its_head() -> Non
     assert fact.source == text
 
 
+def test_who_has_one_of_the_listed_cases_stays_in_the_head() -> None:
+    """Without 职工 the head reads "可以提取…的情形": no stem can say whose cases they are."""
+    text = "职工有下列情形之一的，可以提取住房公积金：（1）出境定居的；（2）离休的；（3）退休的。"
+    fact = one(compile_slice(make_slice(text)), kind="enumeration")
+    assert fact.subject == "职工可以提取住房公积金的情形"
+
+
 def test_list_on_lines_of_its_own_stays_with_its_head() -> None:
     text = (
         "买方办理过户时应提交以下材料：\n1. 身份证明；\n2. 买卖合同；\n3. 完税凭证。\n"
@@ -461,3 +468,14 @@ def test_bundled_knowledge_base_yields_typed_facts_for_nearly_every_slice() -> N
     }
     bound = [fact for fact in base if fact.kind == "example" and fact.calculator]
     assert bound and all(run(f.calculator, f.args).items() >= f.expected.items() for f in bound[:20])
+
+
+def test_a_duty_after_a_list_items_label_is_no_rule_of_its_own() -> None:
+    """ "（1）强制性，单位和职工无需按规定缴存" was struck as a fragment (D4); a condition opening an item
+    ("（1）买方申请贷款的，…应当…") still makes a rule."""
+    text = (
+        "住房公积金具有以下特点：（1）强制性，单位和职工都应当按规定缴存；（2）互助性，缴存的资金用于发放贷款。"
+        "经纪人员应当遵守下列规定：（1）买方申请贷款的，经纪人员应当提示贷款风险；（2）卖方应当结清物业费。"
+    )
+    modals = [f for f in compile_slice(make_slice(text)) if f.kind == "modal"]
+    assert {f.consequence for f in modals} == {"提示贷款风险", "结清物业费"}

@@ -42,3 +42,16 @@ def test_ranges_stay_ranges_and_negations_are_not_doubled():
 def test_every_variant_differs_from_the_rule():
     rule = "定金数额不得超过主合同标的额的20%，超过部分不产生定金的效力。"
     assert rule not in texts(rule) and len(set(texts(rule))) == len(texts(rule)) > 0
+
+
+def test_a_swap_that_coins_a_term_or_contradicts_the_sentence_is_no_falsification():
+    """Examiners struck "全国最高首付比例" (a term no textbook has), "超过当地最低额度时按最高额度发放"
+    (one of two 最高 turned) and "视为双倍享有份额" as eliminated at sight."""
+    assert not any("最高首付" in t for t in texts("各地首付比例不得低于全国最低首付比例。"))
+    assert all("最低" not in t for t in texts("超过当地最高额度的，按最高额度发放。"))
+    assert all("上限" not in t for t in texts("城市可以在全国下限的基础上确定更高的首付比例。"))
+    assert "贷款额度的上限为100万元。" in texts("贷款额度的下限为100万元。")
+    assert all("双倍" not in t for t in texts("没有约定份额的，视为等额享有份额。"))
+    assert all("口头" not in t for t in texts("委托人应当出具书面授权委托书。"))
+    assert "贷款期限最短为30年。" in texts("贷款期限最长为30年。")
+    assert "定金的一方应当等额返还定金。" in texts("定金的一方应当双倍返还定金。")

@@ -266,3 +266,33 @@ def test_steps_of_a_procedure_and_catch_all_items_are_no_options() -> None:
             change, [change, cancel], "single", seed=seed
         )
         assert written is None or not any("其他" in o for o in written.draft.options)
+
+
+TRAITS = _list(
+    "traits-1",
+    "住房公积金的特点",
+    ("强制性，单位和职工都应当按规定缴存", "互助性，缴存的资金用于发放贷款", "专用性，只能用于住房消费"),
+    "住房公积金具有下列特点：（1）强制性，单位和职工都应当按规定缴存；（2）互助性，缴存的资金用于发放贷款；"
+    "（3）专用性，只能用于住房消费。",
+    ("traits-2",),
+)
+LOAN_TRAITS = _list(
+    "traits-2",
+    "商业性个人住房贷款的特点",
+    ("市场性，利率由银行按市场确定", "营利性，银行以获取利息为目的", "普惠性，面向所有符合条件的借款人"),
+    "商业性个人住房贷款具有下列特点：（1）市场性，利率由银行按市场确定；（2）营利性，银行以获取利息为目的；"
+    "（3）普惠性，面向所有符合条件的借款人。",
+    ("traits-1",),
+)
+
+
+def test_items_told_as_a_label_and_its_meaning_are_asked_by_their_labels():
+    """ "强制性，单位和职工都应当按规定缴存" is one item with a comma: its label 强制性 is the option, as the
+    field's papers print it; the list was not asked at all before."""
+    facts = [TRAITS, LOAN_TRAITS]
+    written = [w for seed in range(6) if (w := _write(TRAITS, facts, "multi", seed=seed))]
+    assert written
+    for question in written:
+        assert _keys(question) <= {"强制性", "互助性", "专用性"}
+        assert set(question.draft.options) - _keys(question) <= {"市场性", "营利性", "普惠性"}
+        assert _passes(question, "multi", "strict") == []

@@ -435,7 +435,8 @@ CONCEPTS = [
 
 
 def test_a_concept_changed_is_a_sibling_concept_never_an_absurd_or_still_true_one() -> None:
-    """书面 → 口头 is the field's own trap; "无效凭证" is eliminated at sight; another party in a prohibition
+    """A contract "采用口头形式订立" and "无效凭证" are eliminated at sight (examiners struck the first as
+    D3 in the 2026-11-24 review); another party in a prohibition
     ("不得提前向买方划转") may hold as well, so it is no false statement."""
     facts = [*FACTS, *CONCEPTS]
     options = {
@@ -446,6 +447,108 @@ def test_a_concept_changed_is_a_sibling_concept_never_an_absurd_or_still_true_on
         if (w := _write(fact, qtype, seed, facts))
         for o in w.draft.options
     }
-    assert "存量房买卖合同应当采用口头形式订立" in options
+    assert options and not any("口头" in o for o in options)
     assert not any("无效" in o for o in options)
     assert "划转条件未达成的，监管机构不得提前向买方划转资金" not in options
+
+
+REMARKS_AND_CUTS = [
+    _fact("s-remark", "statement", "不同税种的计税依据各不相同，计算题中最容易混淆。"),
+    _fact("s-oneword", "statement", "共同共有与按份共有仅一字之差，性质却完全不同。"),
+    _fact("s-except", "statement", "继承开始后，按照法定继承办理；有遗嘱的，按照遗嘱继承或者遗赠办理。"),
+    _fact("s-bearer", "statement", "离职后应保守在执业中知悉的委托人秘密。"),
+    _fact("s-approved", "statement", "经批准准予续期的，应当重新签订土地使用权出让合同。"),
+]
+
+
+def test_a_teaching_remark_or_a_clause_cut_from_its_exception_is_no_option() -> None:
+    """Examiners struck "计算题中最容易混淆" and "仅一字之差" as options with nothing to ask (D4), and
+    "继承开始后，按照法定继承办理" keyed true without the exception after its ；(D1)."""
+    facts = [*FACTS, *REMARKS_AND_CUTS]
+    for fact in REMARKS_AND_CUTS:
+        assert all(
+            _write(fact, qtype, seed, facts) is None for qtype in ("multi", "single") for seed in range(6)
+        )
+    options = {
+        o
+        for f in FACTS
+        for seed in range(6)
+        if (w := _write(f, "multi", seed, facts))
+        for o in w.draft.options
+    }
+    assert options and not any(
+        "混淆" in o or "一字之差" in o or "法定继承" in o or "离职后" in o or "经批准" in o for o in options
+    )
+
+
+GRANTED = [
+    _fact("m-prepay", "modal", "借款人可以按合同约定提前归还贷款。", subject="借款人", modal="可以",
+          consequence="按合同约定提前归还贷款"),
+    _fact("m-zero", "modal", "应纳税所得额小于零的，无需缴纳个人所得税。", subject="应纳税所得额小于零的",
+          modal="无需", consequence="缴纳个人所得税", condition="应纳税所得额小于零"),
+    _fact("m-wall", "modal", "装修时不得随意拆除承重墙。", subject="装修时", modal="不得",
+          consequence="随意拆除承重墙"),
+    _fact("m-interest", "modal", "住房贷款利息凭贷款合同和付款凭证可以作为合理费用扣除。",
+          subject="住房贷款利息", modal="可以", consequence="作为合理费用扣除"),
+]  # fmt: skip
+
+
+def test_a_rule_is_not_falsified_into_what_contradicts_itself() -> None:
+    """ "借款人不得按合同约定提前归还", "小于零仍应缴税" and "可以随意拆除承重墙" were each the one
+    distractor an examiner eliminated at sight (D3)."""
+    facts = [*FACTS, *GRANTED]
+    options = {
+        o
+        for fact in facts
+        for qtype in ("multi", "single")
+        for seed in range(8)
+        if (w := _write(fact, qtype, seed, facts))
+        for o in w.draft.options
+    }
+    assert any("提前归还贷款" in o for o in options)
+    assert not any("不得按合同约定" in o or "应当缴纳个人所得税" in o or "可以随意" in o for o in options)
+    assert not any("不得作为合理费用扣除" in o for o in options)
+
+
+def test_a_survey_title_is_asked_by_its_topic_and_a_topic_with_de_reads_once() -> None:
+    """ "关于房地产经纪行业概述" and "下列关于房源信息的发布的表述" were struck as machine wording (D4/D7)."""
+    for title, topic in (("三、房源信息的发布", "房源信息的发布"), ("一、交易税费概述", "交易税费")):
+        here = Slice(id=SLICE.id, path=(*SLICE.path[:-1], title), mastery="掌握", text="")
+        base = FactBase(FACTS, chapters={SLICE.id: here.chapter})
+        stems = set()
+        for seed in range(12):
+            task = Task(slice=here, qtype="multi", mode="strict", seed=seed, facts=base)
+            written = RECIPE.write(SETTLE, Brief(task=task, facts=base, rng=random.Random(seed)))
+            if written:
+                stems.add(written.draft.stem)
+        assert stems and all(f"关于{topic}" in stem for stem in stems), stems
+        assert not any("概述" in stem or "的发布的" in stem for stem in stems), stems
+
+
+HALVES = [
+    _fact(
+        "m-deposit",
+        "modal",
+        "交易资金应当按当地规定存入监管账户，不得直接支付给经纪机构或经纪人员个人。",
+        subject="交易资金",
+        modal="应当",
+        consequence="按当地规定存入监管账户",
+    ),
+    _fact("s-direct", "statement", "交易资金不得直接支付给经纪机构或经纪人员个人。"),
+]
+
+
+def test_a_rule_restated_by_another_fact_is_never_a_second_option() -> None:
+    """ "交易资金可以直接支付给经纪机构" beside "交易资金应当存入监管账户，不得直接支付给…" was struck as
+    two options stating one fact (D8): the second fact restates half of the first one's sentence."""
+    facts = [*FACTS, *HALVES]
+    for fact in facts:
+        for qtype in ("multi", "single"):
+            for seed in range(8):
+                written = _write(fact, qtype, seed, facts)
+                if written is None:
+                    continue
+                options = "".join(written.draft.options)
+                assert not ("监管账户" in options and "经纪机构或经纪人员个人" in options), (
+                    written.draft.options
+                )

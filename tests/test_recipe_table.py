@@ -290,3 +290,45 @@ def test_a_name_is_asked_as_what_the_case_belongs_to_and_a_yes_no_column_is_neve
     assert stems
     assert any("自己购买或者承租所经纪的房屋的行为属于" in stem for stem in stems)
     assert not any("名称为" in stem or "是否" in stem for stem in stems), stems
+
+
+PERIODS = [
+    Fact(
+        id=f"period{i}",
+        kind="table_row",
+        slice_id="s-rates",
+        source="| " + " | ".join(cells) + " |",
+        subject=cells[0],
+        header=("家庭住房套数", "2016年2月22日至2024年11月30日", "2024年12月1日起"),
+        items=cells,
+        related=tuple(f"period{j}" for j in range(4) if j != i),
+    )
+    for i, cells in enumerate(
+        [
+            ("首套", "1.5%", "1%"),
+            ("第二套", "2%", "1.5%"),
+            ("第三套及以上", "3%", "2.5%"),
+            ("非住宅", "4%", "3%"),
+        ]
+    )
+]
+RATES = Slice(
+    id="s-rates",
+    path=("第四篇 交易税费", "第七章 买方税费", "三、个人购买住房的契税税率"),
+    mastery="掌握",
+    text="",
+)
+
+
+def test_a_column_named_by_a_period_is_asked_as_the_value_the_table_gives():
+    """ "…的，2024年12月1日起为3%" was struck as a fragment that never says what 3% is (D4); the stem and the
+    explanation name the rate by the table's subject."""
+    for qtype in ("single", "judge"):
+        for seed in range(4):
+            task = Task(slice=RATES, qtype=qtype, mode="strict", seed=seed, facts=FactBase(PERIODS))
+            written = RECIPE.write(PERIODS[1], Brief(task=task, facts=task.facts, rng=random.Random(seed)))
+            assert written is not None
+            assert "起适用的契税税率为" in written.draft.stem, written.draft.stem
+            analysis = written.draft.explanation.split("2、试题分析")[1]
+            assert "起为" not in written.draft.stem and "起适用的契税税率" in analysis
+            assert not re.search(r"起[；。]", analysis), analysis

@@ -61,6 +61,15 @@ _COMPOUNDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("应当", ("预见", "知道")),
 )
 _NOT_AFTER: dict[str, tuple[str, ...]] = {"免征": ("暂",), "以上": tuple("0123456789一二两三四五六七八九十")}
+# Words that swap only where they bound a figure or an act, not where they open a term: "最低首付比例"
+# turned "最高首付比例" names a thing the textbook has none of, "在全国上限的基础上确定更高的比例"
+# contradicts itself; "口头授权委托书" and a contract "采用口头形式订立" are struck by examiners as
+# eliminated at sight, while "口头通知" is a trap a reader must think about.
+_ONLY_BEFORE: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("最高", "最低", "最长", "最短", "上限", "下限"), tuple("0123456789为不可是")),
+    **dict.fromkeys(("书面", "口头"), ("通知", "告知", "提出")),
+    **dict.fromkeys(("双倍", "等额"), ("返还", "赔偿", "支付")),
+}
 _RANGE = re.compile(r"(\d+(?:\.\d+)?)\s*[%％]?\s*(?:至|到|~|－|—)\s*(\d+(?:\.\d+)?)")
 
 _NUMBER = re.compile(r"(?<![\d.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d.,])")
@@ -153,14 +162,16 @@ def falsifications(rule: str) -> list[Falsified]:
     for left, right in (*OPPOSITES, *CONCEPTS):
         for word, opposite in ((left, right), (right, left)):
             position = rule.find(word)
-            if position < 0 or opposite in rule:
-                continue  # absent, or both sides already named ("买方…卖方"): a swap would garble it
+            if position < 0 or opposite in rule or rule.count(word) > 1:
+                continue  # absent, both sides named ("买方…卖方") or the word twice: one swap garbles it
             if _NEGATORS[0] in opposite and any(
                 ch in _NEGATORS for ch in rule[max(0, position - 3) : position]
             ):
                 continue  # "不应不低于": a negation already stands before the word
             following = rule[position + len(word) :]
             if any(word == w and following.startswith(tails) for w, tails in _COMPOUNDS):
+                continue
+            if word in _ONLY_BEFORE and not following.startswith(_ONLY_BEFORE[word]):
                 continue
             if any(ch in _NOT_AFTER.get(word, ()) for ch in rule[max(0, position - 2) : position]):
                 continue  # "两家以上" → "以下" moves the boundary case, it does not flip the rule

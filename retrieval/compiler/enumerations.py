@@ -50,7 +50,10 @@ _CLASSIFYING = re.compile(r"(?:可以分为|可分为|分为|分成)")
 _MODAL_KIND = re.compile(
     r"^(?:下列|以下)(?P<kind>\S{1,4}?)(?P<rest>(?:不得|不能|不予|准予|应当|应|可以|可|须|必须)\S+)$"
 )
-_CASES = re.compile(r"^(?:有|具有|存在|出现|属于|符合)?(?:下列|以下|如下)(?P<kind>\S{1,4}?)之一的$")
+# "职工有下列情形之一的，可以提取…": the lead (职工) is who the rule is about and stays in the head.
+_CASES = re.compile(
+    r"^(?P<lead>[\u4e00-\u9fff]{0,8}?)(?:有|具有|存在|出现|属于|符合)?(?:下列|以下|如下)(?P<kind>\S{1,4}?)之一的$"
+)
 _FOLLOWING = re.compile(r"^(?P<lead>.+?)(?:下列|以下|如下)(?P<kind>\S{1,4})$")
 _BASIS = re.compile(r"^(?:按照|按|根据|依据|依照)(?P<basis>.+?)(?:的不同|不同)?$")
 _TITLED = re.compile(r"^(?P<title>[^，,。；;：:（(]{1,12}?)(?:[：:。]|是指|指的是)(?P<body>.{4,})$")
@@ -113,7 +116,7 @@ def head_subject(head: str) -> str:
     parts = [strip_clause(p) for p in split_outside_brackets(text, "，,；;") if strip_clause(p)]
     for index, part in enumerate(parts[:-1]):
         if cases := _CASES.match(part):
-            return f"{parts[index + 1]}的{cases['kind']}"
+            return f"{cases['lead']}{parts[index + 1]}的{cases['kind']}"
     last = parts[-1] if parts else text
     if by_list := _BY_LIST.match(last):
         return clean_subject(by_list["lead"])

@@ -59,6 +59,9 @@ _PREPOSITION_END = re.compile(r"(?:为|对|向|给|把|将|从|与|和|在)$")
 # "应当公示下列内容", "下列人员可以…", "同样须标明…": what the rule binds or asks is said elsewhere in the
 # passage, so the clause alone states no rule a reader could check.
 _POINTING = re.compile(r"下列|如下|上述|前述|同样")
+# A list item's opening label before its clause: "（1）强制性，", "②互助性，".
+_ITEM_OPENING = re.compile(r"(?:[（(]\d{1,2}[）)]|[①-⑳])(?P<label>[^，,；;。：:]{1,8})[，,]\s*$")
+_CONDITION_ENDS = ("的", "时", "后", "前")
 
 
 def _outside_brackets(text: str) -> list[re.Match[str]]:
@@ -82,6 +85,14 @@ def _states_rule(prefix: str, consequence: str, listed: bool) -> bool:
     return not (listed and not clean_subject(prefix))
 
 
+def _labelled(sentence: str, clause: str) -> bool:
+    """Whether the clause follows a label in its list item ("（1）强制性，单位和职工都应当按规定缴存"): it
+    leaves what it speaks of to the label and the list's head, and as a rule alone it is a fragment."""
+    at = sentence.find(clause.strip())
+    opening = _ITEM_OPENING.search(sentence[:at]) if at > 0 else None
+    return opening is not None and not opening["label"].endswith(_CONDITION_ENDS)
+
+
 def extract_modals(sentence: str) -> list[Fact]:
     facts: list[Fact] = []
     subject_before = ""
@@ -102,6 +113,8 @@ def extract_modals(sentence: str) -> list[Fact]:
                 subject = subject_before or (topic_noun(opening) if opening != clause else "")
             subject_before = subject
             if not _states_rule(clause[: match.start()], consequence, listed):
+                continue
+            if listed and _labelled(sentence, clause):
                 continue
             facts.append(
                 Fact(

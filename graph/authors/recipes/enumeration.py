@@ -40,8 +40,23 @@ _WIDTH = 5  # options of a multiple choice (A–E); a single choice has four
 _LEAD_MAX = 40
 
 
+# "强制性，单位和职工都应当按规定缴存": an item told as a label and what it means; the label is the option.
+# A figure after the label makes it a condition of a value ("首套住房，贷款期限5年以下的利率为2.1%"), not a
+# name.
+_LABELLED = re.compile(r"^([^，,；;\d]{2,12}?)[，,](?!的)[^\d]+$")
+_NOT_A_LABEL = ("的", "时", "后", "前", "中", "下")
+
+
+def _labels(items: list[str]) -> list[str]:
+    """The labels of a list whose every item opens with one ("强制性，单位和职工…" / "互助性，缴存的资金…"),
+    distinct and none a condition ("…的，" opens a rule, not a label); else the items unchanged."""
+    found = [m[1] if (m := _LABELLED.match(item)) else "" for item in items]
+    usable = all(label and not label.endswith(_NOT_A_LABEL) for label in found)
+    return found if usable and len({O.key(label) for label in found}) == len(found) else items
+
+
 def _items(fact: Fact) -> list[str]:
-    items = O.distinct(O.clean_item(i) for i in fact.items)
+    items = _labels(O.distinct(O.clean_item(i) for i in fact.items))
     return [
         i
         for i in items

@@ -37,8 +37,28 @@ _LEANING = (
 # eliminated at sight.
 _MISCONDUCT = (
     "泄露", "侵占", "挪用", "欺骗", "欺诈", "隐瞒", "虚构", "捏造", "虚假", "夸大", "不正当", "擅自", "违法",
-    "损害", "牟利", "操纵", "串通", "私自", "截留", "冒充", "规避",
+    "损害", "牟利", "操纵", "串通", "私自", "截留", "冒充", "规避", "随意", "任意", "故意", "恶意", "非法",
 )  # fmt: skip
+# A permission to act by some means or as agreed ("可以通过出让取得", "可以按合同约定提前归还") turned into a
+# prohibition contradicts itself; so does a "can" of evidence ("可以证明") told as "不得".
+_GRANTED = re.compile(
+    r"(?:凭|通过|采用|按照|依照|根据)[^，。；]{0,20}可以|可以(?:通过|采用|按|依|根据|凭)|约定|可以(?:证明|反映|说明|表明|体现)"
+)
+# "离职后应保守…秘密", "经批准准予续期的，应当重新签订…": a duty opening with its time or an approval and
+# no one to bear it is a fragment of a passage.
+_NO_BEARER = re.compile(r"^(?:[^，]{1,6}(?:后|前|时)，?|经[^，]{1,12}的，)(?:应当|应|不得|可以|须|必须|无需)")
+# A condition that leaves nothing to act on ("应纳税所得额小于零的，无需缴纳") makes the exemption a matter
+# of logic: its opposite is eliminated without the rule.
+_NOTHING_LEFT = re.compile(
+    r"(?:小于|低于|等于|为|不足)(?:零|0)|负数|没有[\u4e00-\u9fff]{0,6}的|无[\u4e00-\u9fff]{0,6}的，"
+)
+# Teaching remarks about the subject ("计算题中最容易混淆", "仅一字之差") are no rule a paper can ask.
+_REMARK = re.compile(r"容易|混淆|易错|关键|重点|难点|一字之差|切记|务必|值得注意|需要注意|特别注意|计算题")
+# After a ；the sentence may carry the exception to its first clause ("继承开始后，按照法定继承办理；有遗嘱
+# 的，按照遗嘱…"): the first clause alone is then false.
+_EXCEPTION = re.compile(
+    r"^(?:但|有[\u4e00-\u9fff]{1,12}的|另有|除|[\u4e00-\u9fff，]{0,20}的除外|[\u4e00-\u9fff]{0,12}例外)"
+)
 # Formulas, worked examples, list heads and references to a list are no statements of their own.
 _NOT_A_STATEMENT = re.compile(
     r"[=＝【】：:|]|\d,\d{3}|^[（(]?[\d①-⑳]|下列|以下|如下|上述|前述|此类|这些|这一|见表|如图|例题|考试|考生|教材"
@@ -70,6 +90,7 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _CONDITION_END = re.compile(r"(?:的|时)，")
 _STARTS = 6  # starting points in the pool tried for one shape before the next shape
 _SIMILAR = 0.5  # two statements sharing this much of their wording state the same rule
+_RESTATED = 0.8  # a sentence holding this much of a statement's wording states it too
 _WIDTH = 5  # a multiple choice has five options (A–E), as the field's papers print it
 # How the papers ask for the true (or false) statements about a topic; varied so that a round of questions
 # on one section does not open every stem alike.
@@ -79,6 +100,8 @@ _FRAMES = (
     "关于{topic}，下列表述{asked}（　）。",
     "下列关于{topic}的表述中，{asked}（　）。",
 )
+# A title naming a survey of its topic ("房地产经纪行业概述"): the stem asks about the topic itself.
+_OVERVIEW = re.compile(r"(?:概述|概论|简介|综述|基本知识|总论)$")
 _NOT_IN_TITLE = re.compile(r"^(?:第[一二三四五六七八九十百]+[篇章节]|[一二三四五六七八九十]+、)\s*")
 
 
@@ -139,6 +162,8 @@ def _standalone(text: str) -> bool:
         len(O.key(plain)) >= _CLAUSE_MIN
         and len(plain) <= O.OPTION_MAX
         and balanced
+        and not _REMARK.search(plain)
+        and not _NO_BEARER.match(plain)
         and not plain.startswith(_LEANING)
         and not plain.endswith(_DANGLING)
         and not _NOT_A_STATEMENT.search(plain)
@@ -147,11 +172,17 @@ def _standalone(text: str) -> bool:
     )
 
 
+def _opening(sentence: str) -> str:
+    """The sentence's first clause, or "" when the next one makes an exception to it."""
+    first, *rest = _CLAUSE_END.split(sentence)
+    return "" if rest and _EXCEPTION.match(rest[0].strip()) else first.strip()
+
+
 def _clause(source: str, anchor: str) -> str:
     """The opening clause of the source's sentence that holds `anchor` ("" when none does): a later clause
     after a ；usually leaves its subject in the one before."""
     for sentence in re.split(r"[。！？]", source):
-        first = _CLAUSE_END.split(sentence)[0].strip()
+        first = _opening(sentence)
         if anchor and anchor in sentence:
             return first if anchor in first else ""
     return ""
@@ -174,8 +205,13 @@ def _turned(text: str) -> list[str]:
 
 
 def _absurd(true: str, false: str) -> bool:
-    """A prohibition of misconduct turned into a permission ("可以泄露…")."""
-    return "不得" in true and "不得" not in false and any(word in true for word in _MISCONDUCT)
+    """A false form eliminated at sight: a prohibition of misconduct turned into a permission ("可以泄露…"),
+    a granted way of acting forbidden ("不得按合同约定提前归还"), or an exemption the condition already
+    forces turned into a duty ("应纳税所得额小于零的，应当缴纳")."""
+    misconduct = "不得" in true and "不得" not in false and any(word in true for word in _MISCONDUCT)
+    forbidden = "可以" in true and "可以" not in false and _GRANTED.search(true) is not None
+    forced = _negations(true) > _negations(false) and _NOTHING_LEFT.search(true) is not None
+    return misconduct or forbidden or forced
 
 
 def _concept_changed(true: str, false: str) -> bool:
@@ -193,7 +229,7 @@ def _concept_changed(true: str, false: str) -> bool:
 
 
 def _from_statement(fact: Fact) -> Said | None:
-    true = _CLAUSE_END.split(fact.source)[0].strip()
+    true = _opening(re.split(r"[。！？]", fact.source)[0])
     if not _standalone(true):
         return None
     turned = [t for t in _turned(true) if not _absurd(true, t)]
@@ -210,6 +246,10 @@ def _from_modal(fact: Fact) -> Said | None:
     sentence = next((s for s in re.split(r"[。！？]", fact.source) if rule.consequence in s), "")
     if sentence.strip().startswith(_LEANING):
         return None  # "因此，…均无需…" restates what the sentence before said
+    clauses = _CLAUSE_END.split(sentence)
+    at = next((i for i, c in enumerate(clauses) if rule.consequence in c), len(clauses))
+    if at + 1 < len(clauses) and _EXCEPTION.match(clauses[at + 1].strip()):
+        return None  # the rule holds only with the exception the next clause makes
     sentence = rule.sentence()
     # Another party or time in the same form (卖方 → 买方, 之前 → 之后) is wrong on one concept and reads
     # as true as the rule; only without one is the modal itself turned.
@@ -296,6 +336,14 @@ def alike(a: str, b: str) -> bool:
     """Two statements of one rule: most of the shorter one's wording is in the other."""
     left, right = _bigrams(a), _bigrams(b)
     return bool(left and right) and len(left & right) >= _SIMILAR * min(len(left), len(right))
+
+
+def _restates(text: str, source: str) -> bool:
+    """Whether a sentence of `source` holds nearly all of the statement's wording."""
+    mine = _bigrams(text)
+    return bool(mine) and any(
+        len(mine & _bigrams(sentence)) >= _RESTATED * len(mine) for sentence in re.split(r"[。！？]", source)
+    )
 
 
 def around(fact: Fact, brief: Brief, kinds: tuple[FactKind, ...]) -> list[list[Fact]]:
@@ -435,11 +483,14 @@ class Statements:
         return None
 
     def _clash(self, one: Said, other: Said) -> bool:
-        """Two options from one sentence (one source holding the other's statement counts), or two
-        statements of one rule."""
+        """Two options from one sentence (one source holding the other's statement, or nearly all its
+        wording: "交易资金不得直接支付给经纪机构" restates the second half of "交易资金应当存入监管账户，
+        不得直接支付给经纪机构"), or two statements of one rule."""
         return (
             O.key(one.true) in O.key(other.fact.source)
             or O.key(other.true) in O.key(one.fact.source)
+            or _restates(one.true, other.fact.source)
+            or _restates(other.true, one.fact.source)
             or alike(one.true, other.true)
         )
 
@@ -456,8 +507,11 @@ class Statements:
             return None
         wanted = "错误" if shape.ask_false else "正确"
         ending = "有" if qtype == "multi" else "是"
-        frame = brief.rng.choice(_FRAMES)
-        stem = frame.format(topic=title, asked=f"{wanted}的{ending}")
+        topic = _OVERVIEW.sub("", title) or title
+        # "下列关于房源信息的发布的表述": a topic told with 的 takes the frames that add none.
+        frames = [f for f in _FRAMES if "的" not in topic or not f.startswith("下列关于")]
+        frame = brief.rng.choice(frames)
+        stem = frame.format(topic=topic, asked=f"{wanted}的{ending}")
         keyed = wanted == "正确"
         choices = [
             O.Option(

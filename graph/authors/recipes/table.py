@@ -30,6 +30,8 @@ _BARE_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # A bounded cell that opens with its figure needs its column's name to be read alone.
 _OPENS_WITH_FIGURE = re.compile(r"\s*(?:\d|[≤≥<>＜＞]|不超过|不低于|不满|未满|超过|低于|高于|满)")
 # First-column names that say nothing about what the rows are ("按类别划分" reads as filler).
+# A column named by when its values apply: they are values of what the table is about, not of the period.
+_PERIOD = re.compile(r"\d{4}年|(?:起|以前|以后|之前|之后|至今)$")
 _GENERIC_LABELS = ("类别", "类型", "种类", "情形", "名称", "项目", "内容")
 _VALUE_MAX = 12
 _NAMING = "名称"
@@ -84,9 +86,23 @@ def _situation(row: Fact, column: int) -> str:
     return "，".join(c for _, c in _conditions(row, column))
 
 
-def _placed(row: Fact, column: int) -> str:
+def _target(header: str, what: str) -> str:
+    """What a column's values are: its name, or for a column named by a period ("2024年12月1日起") the
+    value the table gives ("2024年12月1日起适用的契税税率"); "" when the period has nothing to name."""
+    name = _column(header)[0]
+    if not _PERIOD.search(name):
+        return name
+    return f"{name}适用的{what}" if what else ""
+
+
+def what_of(fact: Fact, brief: Brief) -> str:
+    """The value a table of periods gives, from its slice's title: "个人购买住房的契税税率" → 契税税率."""
+    return O.topic(fact, brief).rpartition("的")[2]
+
+
+def _placed(row: Fact, column: int, what: str = "") -> str:
     """What a row's value belongs to, in words: 商业、旅游、娱乐用地的出让最高年限."""
-    return f"{_situation(row, column)}的{_column(row.header[column])[0]}"
+    return f"{_situation(row, column)}的{_target(row.header[column], what)}"
 
 
 def _row_text(row: Fact) -> str:
@@ -114,9 +130,10 @@ class _Lookup:
     target: str
     right: str
     others: list[tuple[str, Fact]]  # value as shown, the row it belongs to
+    what: str = ""  # the value a column named by a period gives
 
 
-def _lookup(row: Fact, rows: list[Fact], rng: random.Random) -> _Lookup | None:
+def _lookup(row: Fact, rows: list[Fact], rng: random.Random, what: str = "") -> _Lookup | None:
     """The last value column whose short cells differ between rows and whose row its conditions place
     unambiguously; None when the table has no such column or fewer than two other values."""
     for column in range(len(row.header) - 1, 0, -1):
@@ -127,7 +144,9 @@ def _lookup(row: Fact, rows: list[Fact], rng: random.Random) -> _Lookup | None:
         shown = [O.key(row.items[i]) for i, _ in conditions]
         if not conditions or any([O.key(r.items[i]) for i, _ in conditions] == shown for r in rows[1:]):
             continue
-        target, unit = _column(row.header[column])
+        target, unit = _target(row.header[column], what), _column(row.header[column])[1]
+        if not target:
+            continue
         seen = {O.key(cell)}
         others = []
         for other in rng.sample(rows[1:], len(rows) - 1):
@@ -136,7 +155,7 @@ def _lookup(row: Fact, rows: list[Fact], rng: random.Random) -> _Lookup | None:
                 seen.add(O.key(value))
                 others.append((_value(value, unit), other))
         if len(others) >= 2:
-            return _Lookup(column, conditions, target, _value(cell, unit), others[:3])
+            return _Lookup(column, conditions, target, _value(cell, unit), others[:3], what)
     return None
 
 
@@ -177,7 +196,7 @@ class Table:
     # -- lookup: conditions given, a value asked -------------------------------------------------------
 
     def _lookup(self, fact: Fact, rows: list[Fact], brief: Brief, situation: str = "") -> Written | None:
-        asked = _lookup(fact, rows, brief.rng)
+        asked = _lookup(fact, rows, brief.rng, what_of(fact, brief))
         if asked is None:
             return None
         if situation:
@@ -190,9 +209,11 @@ class Table:
             return self._lookup_judge(fact, asked, stem, brief, situation)
         if len(asked.others) < 3:
             return None  # a single choice has four options, as the field's papers print it
-        choices = [O.Option(asked.right, True, f"“{asked.right}”正是{_placed(fact, asked.column)}")]
+        choices = [
+            O.Option(asked.right, True, f"“{asked.right}”正是{_placed(fact, asked.column, asked.what)}")
+        ]
         choices += [
-            O.Option(value, False, f"“{value}”是{_placed(other, asked.column)}")
+            O.Option(value, False, f"“{value}”是{_placed(other, asked.column, asked.what)}")
             for value, other in asked.others
         ]
         numeric = all(O.number_of(c.text) is not None for c in choices)
@@ -225,8 +246,10 @@ class Table:
     def _lookup_judge(self, fact: Fact, asked: _Lookup, stem: str, brief: Brief, situation: str) -> Written:
         truth = brief.rng.random() < 0.5
         value, other = (asked.right, fact) if truth else asked.others[0]
-        analysis = f"{_placed(fact, asked.column)}为{asked.right}"
-        analysis += "，题干表述正确。" if truth else f"；{value}是{_placed(other, asked.column)}。"
+        analysis = f"{_placed(fact, asked.column, asked.what)}为{asked.right}"
+        analysis += (
+            "，题干表述正确。" if truth else f"；{value}是{_placed(other, asked.column, asked.what)}。"
+        )
         rows = [fact] if truth else [fact, other]
         judged = stem.replace("（　）。", f"{value}。（　）")
         return O.judge(
@@ -242,7 +265,7 @@ class Table:
     def _case_lookup(self, fact: Fact, rows: list[Fact], brief: Brief) -> Written | None:
         """The row's conditions with a concrete figure in place of its bound, when the figure falls in
         this row alone, told as a client's situation."""
-        asked = _lookup(fact, rows, brief.rng)
+        asked = _lookup(fact, rows, brief.rng, what_of(fact, brief))
         bounded = [(i, c) for i, c in asked.conditions if i and bounds(c)] if asked else []
         if asked is None or not bounded:
             return None
@@ -290,7 +313,7 @@ class Table:
         """Cases placed in this row and in other rows, asked which get this row's value: every row with the
         same value is right ("首套，建筑面积120㎡" and "第二套，建筑面积100㎡" both pay 1%)."""
         rng = brief.rng
-        asked = _lookup(fact, rows, rng)
+        asked = _lookup(fact, rows, rng, what_of(fact, brief))
         if asked is None or not any(i and bounds(c) for i, c in asked.conditions):
             return None  # rows told apart by their labels alone are categories, not cases
         unit = _column(fact.header[asked.column])[1]
