@@ -69,7 +69,7 @@ KINDS = Slice(
     text="按照登记的内容，不动产登记可分为首次登记、变更登记、转移登记和注销登记。",
 )
 SLICES = [MATERIALS, PAPERS, AGREEMENT, DISPLAY, KINDS]
-_STATED = re.compile(r"已经(?:提交|载明|写明|公示)了(.+?)。按照规定")
+_STATED = re.compile(r"已经(?:提交|载明|写明|公示)了(.+?)。(?:按照规定|经纪人员)")
 
 
 def _facts() -> FactBase:
@@ -173,3 +173,37 @@ async def test_a_flexible_request_in_the_chapter_gets_the_missing_paper_case_bef
     authored = await OfflineAuthor().draft(task)
     assert authored.slice_id in {MATERIALS.id, AGREEMENT.id, DISPLAY.id}
     assert re.search(r"已经(?:提交|载明|公示)了.+还包括（　）", authored.draft.stem)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_judge_is_the_broker_s_conclusion_that_nothing_is_lacking_true_only_when_the_case_names_it_all(
+    seed: int,
+):
+    written = _write(MATERIALS, "judge", seed)
+    assert written is not None
+    stem = written.draft.stem
+    assert re.search(r"经纪人员[\u4e00-\u9fff]某据此认为，应当提交的材料已经齐全。（　）$", stem)
+    required = [
+        "不动产登记申请书",
+        "申请人的身份证明",
+        "不动产权属证书",
+        "房屋买卖合同",
+        "契税等税费的完税凭证",
+    ]
+    complete = all(paper in _stated(written) for paper in required)
+    assert written.draft.answer == ("A" if complete else "B")
+    if not complete:
+        (left,) = [paper for paper in required if paper not in _stated(written)]
+        assert f"本案尚未提交{left}" in written.draft.explanation
+
+
+def test_the_critic_rejects_a_completeness_judge_keyed_the_wrong_way():
+    facts = _facts()
+    library = SimpleNamespace(knowledge=KnowledgeIndex(SLICES), facts=facts)
+    for seed in range(4):
+        written = _write(MATERIALS, "judge", seed)
+        assert written is not None
+        flipped = "B" if written.draft.answer == "A" else "A"
+        authored = {"draft": written.draft.model_dump() | {"answer": flipped}, "qtype": "judge"}
+        question = write_question(authored, MATERIALS, "flexible")
+        assert ground_question(question, MATERIALS, library).issues(strict=True) != []

@@ -185,7 +185,7 @@ def _alike(a: str, b: str) -> bool:
 class Missing:
     name = "missing"
     kinds: tuple[FactKind, ...] = ("enumeration",)
-    qtypes: tuple[QuestionType, ...] = ("single", "multi")
+    qtypes: tuple[QuestionType, ...] = ("single", "multi", "judge")
 
     def write(self, fact: Fact, brief: Brief) -> Written | None:
         if brief.task.mode != "flexible":
@@ -200,7 +200,9 @@ class Missing:
         askable = [
             item for item in lst.items if _ITEM_MIN <= len(item) <= O.OPTION_MAX and not _POINTER.search(item)
         ]
-        lacking = 2 if qtype == "multi" else 1
+        lacking = {"single": 1, "multi": 2, "judge": rng.choice((0, 1))}[qtype]
+        if qtype == "judge":
+            askable = list(lst.items)  # the critic checks a judge on the whole list, not on one item
         if len(askable) < lacking or len(lst.items) - lacking < 2:
             return None
         missing = rng.sample(askable, lacking)
@@ -210,6 +212,8 @@ class Missing:
             return None
         case = f"{opening}{_joined(done)}。"
         basis = f"按照规定，{lst.required}包括{_joined(list(lst.items))}。"
+        if qtype == "judge":
+            return _judge(lst, case, missing, basis, rng)
         wrong_count = 3
         others = _others(lst, brief)
         if len(others) < wrong_count:
@@ -228,6 +232,19 @@ class Missing:
             lead=basis,
             difficulty=0.5,
         )
+
+
+def _judge(lst: Checklist, case: str, missing: list[str], basis: str, rng: random.Random) -> Written:
+    """The broker's conclusion that nothing is lacking: right when the case names every item."""
+    broker = scenes.plain_name(rng, set(re.findall(r"[\u4e00-\u9fff]某", case)))
+    inside = _DOCUMENT_KIND.search(lst.document)
+    what = f"{inside.group() if inside else ''}应当{lst.verb}的{lst.noun}"
+    stem = f"{case}经纪人员{broker}据此认为，{what}已经齐全。（　）"
+    if missing:
+        why = f"{basis}本案尚未{lst.verb}{missing[0]}，{broker}的说法错误。"
+    else:
+        why = f"{basis}本案已经{lst.verb}了全部{lst.noun}，{broker}的说法正确。"
+    return O.judge([lst.fact.id], stem, not missing, why, [lst.fact.source], difficulty=0.45)
 
 
 RECIPE = Missing()
