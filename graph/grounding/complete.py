@@ -20,8 +20,8 @@ _LISTED_MIN = 2
 
 
 def _named(item: str, case: str) -> bool:
-    """The case names the item, perhaps without the 的 that closes a condition-like item."""
-    return bare(item).removesuffix("的") in case
+    """The case names the item, perhaps without the 的 closing a condition or the 等 closing a list."""
+    return bare(item).removesuffix("的").removesuffix("等") in case
 
 
 def completeness(statement: Statement, facts: Sequence[Fact]) -> FactCheck | None:

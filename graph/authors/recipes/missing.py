@@ -37,8 +37,12 @@ _DOCUMENT = re.compile(r"([\u4e00-\u9fff]{2,12}?(?:合同|协议|说明书|告�
 _INTRO = re.compile(
     r"^(?:(?P<lead>[^，。]{4,30}?)的，)?(?P<head>[^，。：]{2,40}?)"
     r"(?:一般|通常|主要)?(?:应当|需要|要|须|应)?(?P<verb>" + "|".join(_VERBS) + r")"
-    r"(?:下列|以下)(?P<noun>材料|内容|事项|条款|信息)"
+    r"(?:下列|以下)(?P<noun>材料|内容|事项|条款|信息)$"
 )
+# A list named by what is done with it, with no one named: "书面告知的事项包括", "公示内容包括". In a broker's
+# textbook it is the brokerage that discloses and displays.
+_UNOWNED = re.compile(r"^(?P<verb>公示|书面告知)的?(?P<noun>内容|事项)(?:一般|主要)?(?:包括|有)$")
+_OWNER = "房地产经纪机构"
 _DOCUMENT_KIND = re.compile(r"(?:合同|协议|说明书|告知书|确认书)$")
 _MODAL = re.compile(r"^(?:及其分支机构)?(?:一般|通常|主要)?(?:应当|需要|要|须|应)")
 # A paper a party hands in, as textbooks name one ("授权委托书", "户口簿", "完税凭证").
@@ -50,6 +54,7 @@ _PAPER_MAX = 12
 _ITS = re.compile(r"及其[\u4e00-\u9fff]{2,6}?(?=一般|通常|主要|应当|需要|要|须|应)")
 _POINTER = re.compile(r"该|此|这|其")
 _CATCH_ALL = re.compile(r"其他|其它|等$")
+_NAMED = re.compile(r"[\u4e00-\u9fff]某")  # a party named in the case, so a new one gets another name
 _STEM_LIST_MAX = 120
 _ITEM_MIN = 4
 _CASE_YEARS = (2025, 2026)
@@ -66,6 +71,8 @@ class Checklist:
     document: str  # 房地产经纪服务合同, or empty when a party acts
     items: tuple[str, ...]
     required: str  # the list as the explanation names it: 买卖双方一般应当提交的材料
+    head: str  # who must act, with where ("房地产经纪机构及其分支机构应当在其经营场所醒目位置")
+    lead: str  # the condition before them ("因买卖申请房屋转移登记"), or empty
 
     @property
     def papers(self) -> bool:
@@ -79,7 +86,9 @@ def checklist(fact: Fact) -> Checklist | None:
     if fact.kind != "enumeration":
         return None
     intro = fact.source.split("：", 1)[0].split("。")[-1]
-    found = _INTRO.match(intro)
+    unowned = _UNOWNED.match(intro)
+    owned = f"{_OWNER}应当{unowned.group('verb')}下列{unowned.group('noun')}" if unowned else intro
+    found = _INTRO.match(owned)
     if found is None or "，" in found.group("head"):
         return None
     items = tuple(O.clean_item(item) for item in fact.items)
@@ -87,16 +96,19 @@ def checklist(fact: Fact) -> Checklist | None:
     if len(items) < 3 or len(set(map(O.key, items))) < len(items):
         return None
     document = _DOCUMENT.search(found.group("head"))
-    said = found.group(0)
-    said = said[: len(said) - len(found.group("noun"))].removesuffix("下列").removesuffix("以下")
+    noun = found.group("noun")
+    said = intro if unowned else intro[: found.end("verb")]
     said = _ITS.sub("", said).replace("在其", "在")  # a 其 would read as pointing back into the case
+    required = re.sub(r"(?:一般|主要)?(?:包括|有)$", "", said) if unowned else f"{said}的{noun}"
     return Checklist(
         fact=fact,
         verb=_VERBS[found.group("verb")],
-        noun=found.group("noun"),
+        noun=noun,
         document=document.group(1) if document and found.group("lead") is None else "",
         items=items,
-        required=f"{said}的{found.group('noun')}",
+        required=required,
+        head=found.group("head"),
+        lead=found.group("lead") or "",
     )
 
 
@@ -120,10 +132,7 @@ def _story(lst: Checklist, rng: random.Random) -> str | None:
         kind = _DOCUMENT_KIND.search(lst.document)
         inside = kind.group() if kind else "合同"
         return f"{date}，{parties}签订{lst.document}，{inside}中已经{lst.verb}了"
-    found = _INTRO.match(lst.fact.source.split("：", 1)[0].split("。")[-1])
-    if found is None:
-        return None
-    head, lead = found.group("head"), found.group("lead") or ""
+    head, lead = lst.head, lst.lead
     if head.startswith("买卖双方"):
         first = scenes.plain_name(rng)
         actor = f"买方{first}与卖方{scenes.plain_name(rng, {first})}"
@@ -138,6 +147,8 @@ def _story(lst: Checklist, rng: random.Random) -> str | None:
     if place == rest and rest:
         return None  # words between the actor and the act that are not a place: a clause not understood
     context = f"{lead}，" if lead else ""
+    if lst.verb == "书面告知":  # a disclosure is made to someone: the client who signs
+        place = f"向委托人{scenes.plain_name(rng, set(_NAMED.findall(actor)))}{place}"
     return f"{date}，{actor}{context}已经{place.replace('在其', '在')}{lst.verb}了"
 
 
@@ -236,7 +247,7 @@ class Missing:
 
 def _judge(lst: Checklist, case: str, missing: list[str], basis: str, rng: random.Random) -> Written:
     """The broker's conclusion that nothing is lacking: right when the case names every item."""
-    broker = scenes.plain_name(rng, set(re.findall(r"[\u4e00-\u9fff]某", case)))
+    broker = scenes.plain_name(rng, set(_NAMED.findall(case)))
     inside = _DOCUMENT_KIND.search(lst.document)
     what = f"{inside.group() if inside else ''}应当{lst.verb}的{lst.noun}"
     stem = f"{case}经纪人员{broker}据此认为，{what}已经齐全。（　）"
