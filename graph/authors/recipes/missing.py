@@ -47,9 +47,15 @@ _DOCUMENT_KIND = re.compile(r"(?:合同|协议|说明书|告知书|确认书)$")
 _MODAL = re.compile(r"^(?:及其分支机构)?(?:一般|通常|主要)?(?:应当|需要|要|须|应)")
 # A paper a party hands in, as textbooks name one ("授权委托书", "户口簿", "完税凭证").
 _KINDS_OF_PAPER = r"(?:证明|证书|委托书|申请书|确认书|协议书|凭证|户口簿|结婚证|公证书|判决书)"
-_PAPER = re.compile(r"[\u4e00-\u9fff]{2,16}?" + _KINDS_OF_PAPER + "(?![\u4e00-\u9fff])")
+# Only a paper the sentence has someone hand in counts ("出示执业证明" in passing does not).
+_PAPER = re.compile(
+    r"(?:提交|提供|出具|携带|持有|交付|签署|填写)(?:[^，。；：]{0,8}?的)?([\u4e00-\u9fff]{2,10}?"
+    + _KINDS_OF_PAPER
+    + ")(?![\u4e00-\u9fff])"
+)
+_ADD_ON = re.compile(r"还需|还应|另需|也需|同时提交|并提交|一并提交")
 _PAPER_KIND = re.compile(_KINDS_OF_PAPER + "$")
-_PAPER_BREAK = re.compile(r"的|提交|填写|出具|提供|携带|需|还|和|或|及|并|等")
+_PAPER_BREAK = re.compile(r"的|和|或|及|并|等|、")
 _PAPER_MAX = 12
 _ITS = re.compile(r"及其[\u4e00-\u9fff]{2,6}?(?=一般|通常|主要|应当|需要|要|须|应)")
 _POINTER = re.compile(r"该|此|这|其")
@@ -176,11 +182,20 @@ def _others(lst: Checklist, brief: Brief) -> list[str]:
 
 
 def _papers(text: str) -> list[str]:
-    """The papers a sentence names: the words before a kind of paper back to the nearest particle or verb of
-    handing in ("权利人出具的授权委托书" → 授权委托书, "还需提交婚姻状况证明" → 婚姻状况证明)."""
+    """The papers a sentence has someone hand in, back to the nearest particle ("应当查看权利人出具的授权
+    委托书" → 授权委托书, "还需提交婚姻状况证明" → 婚姻状况证明)."""
     found = []
-    for match in _PAPER.finditer(text):
-        paper = _PAPER_BREAK.split(match.group())[-1]
+    for sentence in re.split(r"[。；]", text):
+        if _ADD_ON.search(sentence):
+            continue  # "卖方已婚的，通常还需提交婚姻状况证明": a paper that may complete the very list asked
+        found += _handed_in(sentence)
+    return found
+
+
+def _handed_in(sentence: str) -> list[str]:
+    found = []
+    for match in _PAPER.finditer(sentence):
+        paper = _PAPER_BREAK.split(match.group(1))[-1]
         if 4 <= len(paper) <= _PAPER_MAX:
             found.append(paper)
     return found
