@@ -1,12 +1,12 @@
 """One module per way of turning a compiled fact into a question (see base.py for the contract).
 
 `RECIPES` is every recipe the offline author may try for a fact when the specialist drafts; `CASES` tell
-a fact as a dated case whose figures the learner works out, and come before any other telling of the same
-fact in a 灵活 request; `FALLBACK` are those whose 灵活 questions are a fixed frame (an act in a sale, a
-rule with a name pasted in, "下列情形中，（　）的，应当X"), tried for a 灵活 request only when no fact of
-the chapter can be told as a case by the others; `CALCULATION` is
-the finance expert's alone: it recomputes a worked example with new inputs, so a calculation question always
-comes with the finance node's own calculator run in its trace.
+a fact as a case whose details decide the answer (dated figures, what a party still lacks, what comes
+next), and come before any other telling of the same fact in a 灵活 request; `FALLBACK` are those whose
+灵活 questions are a fixed frame (an act in a sale, a rule with a name pasted in, "下列情形中，（　）的，
+应当X"), tried for a 灵活 request only when no fact of the chapter can be told as a case by the others;
+`CALCULATION` is the finance expert's alone: it recomputes a worked example with new inputs, so a
+calculation question always comes with the finance node's own calculator run in its trace.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from graph.authors.recipes import (
     definition,
     enumeration,
     holding,
+    missing,
+    next_step,
     statements,
     table,
     threshold,
@@ -29,9 +31,11 @@ from graph.authors.recipes.scenario import Scenario
 CALCULATION = CalculationRecipe()
 MIMIC = Mimic()
 SCENARIO = Scenario()
-CASES: tuple[Recipe, ...] = (holding.RECIPE,)
+CASES: tuple[Recipe, ...] = (holding.RECIPE, missing.RECIPE, next_step.RECIPE)
 RECIPES: tuple[Recipe, ...] = (
     holding.RECIPE,
+    missing.RECIPE,
+    next_step.RECIPE,
     enumeration.RECIPE,
     definition.RECIPE,
     table.RECIPE,

@@ -1,0 +1,156 @@
+"""The steps of a procedure → 灵活 case: the parties have done the first steps, and the question is what
+comes next. "买方周某与卖方吴某办理存量房买卖，目前已经完成：①买卖双方签订房屋买卖合同并办理网签；
+②买方将购房资金存入资金监管账户。按照存量房买卖的一般办理顺序，接下来的环节是（　）" — which steps the
+case names decides the key, and every option is a step of the same procedure (the steps still to come, and
+one already done when the procedure is short).
+
+Only a list the source gives in order is told ("一般办理顺序是：（1）…（2）…", "程序依次为…"), and only when
+its name says what is being done ("存量房买卖", "不动产登记"); a step the case would have to meet a
+condition for ("需要贷款的，…") is never the key, since the case would have to say whether it holds.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from graph.authors import scenes
+from graph.authors.recipes import options as O
+from graph.authors.recipes.base import Brief, Written
+from graph.schemas import QuestionType
+from retrieval.facts import Fact, FactKind
+
+_ORDERED = re.compile(r"顺序|程序|流程|步骤")
+_IN_ORDER = re.compile(r"依次|[（(]1[)）]|①|顺序|流程|程序")
+_NAME_END = re.compile(r"的?(?:一般)?(?:办理)?(?:顺序|程序|流程|步骤)(?:依次|一般)?(?:为|是)?$")
+_CONDITIONAL = re.compile(r"^[^，]{2,12}的，")
+_TOPIC_MIN = 4
+_STEPS_MIN = 4
+_CASE_YEARS = (2025, 2026)
+_PARTIES = ("买方", "卖方", "买卖双方")
+_MARKS = "①②③④⑤⑥⑦⑧⑨"
+
+
+@dataclass(frozen=True)
+class Procedure:
+    fact: Fact
+    name: str  # 存量房买卖的一般办理顺序
+    topic: str  # 存量房买卖
+    steps: tuple[str, ...]
+
+
+def procedure(fact: Fact) -> Procedure | None:
+    """The fact as a procedure told in order, or None (not ordered, or its name says nothing a case does)."""
+    if fact.kind != "enumeration" or not _ORDERED.search(fact.subject):
+        return None
+    intro = fact.source.split("：", 1)[0]
+    if not _IN_ORDER.search(fact.source):
+        return None
+    name = re.sub(r"(?:依次|一般)?(?:为|是)?$", "", fact.subject)
+    topic = _NAME_END.sub("", fact.subject)
+    if len(topic) < _TOPIC_MIN or not O.is_name(topic) or re.search(r"时|和|按", topic) or "，" in intro[-4:]:
+        return None
+    steps = tuple(O.clean_item(step) for step in fact.items)
+    if len(steps) < _STEPS_MIN or len(set(map(O.key, steps))) < len(steps):
+        return None
+    return Procedure(fact, name, topic, steps)
+
+
+def _done(step: str) -> str:
+    """A step as the case reports it done: without the condition it had ("需要贷款的，买方申请贷款…")."""
+    return _CONDITIONAL.sub("", step)
+
+
+def _who(steps: tuple[str, ...], rng: random.Random) -> str:
+    first = scenes.plain_name(rng)
+    if any(party in step for step in steps for party in _PARTIES):
+        return f"买方{first}与卖方{scenes.plain_name(rng, {first})}"
+    return scenes.person(rng)
+
+
+def _case(found: Procedure, at: int, rng: random.Random) -> tuple[str, str]:
+    """The case up to the question, with the first `at` steps reported done, and who the parties are."""
+    done = [_done(step) for step in found.steps[:at]]
+    listed = "；".join(f"{_MARKS[i]}{step}" for i, step in enumerate(done)) if at > 1 else done[0]
+    date = scenes.date_in(rng, rng.choice(_CASE_YEARS))
+    who = _who(found.steps, rng)
+    return f"{date}，{who}办理{found.topic}，目前已经完成：{listed}。", who
+
+
+def _order(found: Procedure) -> str:
+    return f"按照{found.name}，依次为：{'；'.join(_done(step) for step in found.steps)}。"
+
+
+def _judge(found: Procedure, at: int, rng: random.Random) -> Written | None:
+    """The broker names the next step: the right one, or a later one (a step skipped). Only steps said in
+    one clause are named, so the statement reads as one claim."""
+    if "，" in found.steps[at]:
+        return None
+    skipped = [step for step in found.steps[at + 1 :] if "，" not in step]
+    truth = not skipped or rng.random() < 0.5
+    said = found.steps[at] if truth else skipped[0]
+    case, who = _case(found, at, rng)
+    broker = scenes.plain_name(rng, set(re.findall(r"[\u4e00-\u9fff]某", who)))
+    told = "双方" if "与" in who else who
+    stem = f"{case}经纪人员{broker}告诉{told}，按照{found.name}，接下来的环节是{said}。（　）"
+    key = found.steps[at]
+    if truth:
+        why = f"接下来的环节正是“{key}”，{broker}的说法正确。"
+    else:
+        why = f"接下来的环节是“{key}”，“{said}”应当在其后办理，{broker}的说法错误。"
+    lead = f"{_order(found)}本案已经完成前{at}项，"
+    return O.judge([found.fact.id], stem, truth, lead + why, [found.fact.source], difficulty=0.5)
+
+
+class NextStep:
+    name = "next_step"
+    kinds: tuple[FactKind, ...] = ("enumeration",)
+    qtypes: tuple[QuestionType, ...] = ("single", "judge")
+
+    def write(self, fact: Fact, brief: Brief) -> Written | None:
+        if brief.task.mode != "flexible" or brief.task.qtype not in self.qtypes:
+            return None
+        found = procedure(fact)
+        if found is None or len(found.steps) > len(_MARKS):
+            return None
+        rng = brief.rng
+        steps = found.steps
+        # the key: a step with no condition of its own, after at least one done step and before two more
+        keys = [
+            at
+            for at in range(1, len(steps) - 2)
+            if not _CONDITIONAL.match(steps[at]) and len(steps[at]) <= O.OPTION_MAX
+        ]
+        if not keys:
+            return None
+        at = rng.choice(keys)
+        later = [s for s in steps[at + 1 :] if len(s) <= O.OPTION_MAX]
+        earlier = [s for s in steps[:at] if len(s) <= O.OPTION_MAX]
+        wrong = later[:3] + earlier[::-1][: max(0, 3 - len(later))]
+        if len(wrong) < 3 or len(later) < 2:
+            return None  # steps already done are in the case: more than one of them among four is a giveaway
+        if brief.task.qtype == "judge":
+            return _judge(found, at, rng)
+        case, _ = _case(found, at, rng)
+        stem = f"{case}按照{found.name}，接下来的环节是（　）。"
+        key = steps[at]
+        choices = [O.Option(key, True, f"“{key}”紧接在已经完成的“{_done(steps[at - 1])}”之后")]
+        for step in wrong:
+            if steps.index(step) < at:
+                why = f"“{_done(step)}”本案已经完成"
+            else:
+                why = f"“{_done(step)}”应当在“{key}”之后办理"
+            choices.append(O.Option(step, False, why))
+        return O.choice(
+            [fact.id],
+            "single",
+            stem,
+            O.arrange(choices, rng),
+            [fact.source],
+            lead=f"{_order(found)}本案已经完成前{at}项，接下来的环节是“{key}”。",
+            difficulty=0.5,
+        )
+
+
+RECIPE = NextStep()

@@ -1,0 +1,52 @@
+"""What comes next in a procedure the textbook lists in order: "…目前已经完成：①…；②…。按照X的一般办理顺序，
+接下来的环节是（　）", or a judge's "…告诉双方，接下来的环节是Y". No sentence says "after these two,
+the third", so the sentence comparison cannot ground it; the ordered list can. The steps the stem reports
+done must be the list's first ones, and the step right after them is the one supported; any other step of
+the list is contradicted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from graph.grounding.statements import Statement
+from graph.grounding.text import bare
+from graph.grounding.typed import NAMED, FactCheck, _named, _same_item
+from retrieval.facts import Fact
+
+_ASKS_NEXT = re.compile(r"接下来|下一步")
+# A judge's claim of the next step: "…告诉双方，按照…，接下来的环节是买卖双方缴纳交易税费".
+_CLAIMED = re.compile(r"(?:接下来|下一步)(?:的环节)?(?:是|为|应当)([^，。；（]+)")
+_ORDER_WORDS = re.compile(r"(?:依次)?(?:为|是)?$")  # "不动产登记的程序依次" is named without its 依次
+
+
+def _reported(step: str, stem: str) -> bool:
+    """The stem reports the step done: its last clause in the stem's words, without the condition that may
+    open it ("需要贷款的，买方申请贷款…")."""
+    return bare(step.split("，")[-1]) in bare(stem)
+
+
+def next_step(statement: Statement, facts: Sequence[Fact]) -> FactCheck | None:
+    if statement.kind == "fill" and _ASKS_NEXT.search(statement.text):
+        option = statement.option
+    elif statement.kind == "judge" and (claimed := _CLAIMED.search(statement.text)):
+        option = claimed.group(1)
+    else:
+        return None
+    stem = (statement.context + statement.text).replace(option, "")
+    case = statement.context  # the sentences before the question: what has been done
+    for fact in facts:
+        if fact.kind != "enumeration" or _named(_ORDER_WORDS.sub("", fact.subject), stem) < NAMED:
+            continue
+        at = next((i for i, item in enumerate(fact.items) if _same_item(option, item)), None)
+        if at is None:
+            continue
+        done = [_reported(item, case) for item in fact.items]
+        count = done.index(False) if False in done else len(done)
+        if not count or any(done[count:]):
+            return None  # the steps reported done are not the list's first ones: no "next" to speak of
+        if at == count:
+            return FactCheck("supported", f"按照“{fact.subject}”，已完成的环节之后紧接着是这一环节", fact)
+        return FactCheck("contradicted", f"按照“{fact.subject}”，已完成的环节之后并不紧接着这一环节", fact)
+    return None
