@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from storage import Store
-from storage.history import QuestionTally
+from storage.history import QuestionCount
 
 Level = Literal["easy", "medium", "hard"]
 LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
@@ -67,6 +67,6 @@ async def question_difficulties(store: Store, question_ids: Sequence[int]) -> di
     for question_id in question_ids:
         latest = await store.questions.latest(question_id)
         if latest is not None:
-            tally = tallies.get(question_id, QuestionTally(0, 0))
+            tally = tallies.get(question_id, QuestionCount(0, 0))
             estimates[question_id] = estimate(latest.question.difficulty, tally.answered, tally.correct)
     return estimates

@@ -13,7 +13,7 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from storage import Store
-from storage.history import Answer
+from storage.history import ChapterCount, SlotCount
 
 DAYS = 30
 
@@ -60,33 +60,34 @@ class LearnerStats:
 
 
 def compute_stats(
-    answers: Iterable[Answer], chapters: Sequence[tuple[str, ...]], now: float, time_zone: str
+    by_chapter: Iterable[ChapterCount],
+    by_slot: Iterable[SlotCount],
+    chapters: Sequence[tuple[str, ...]],
+    now: float,
+    time_zone: str,
 ) -> LearnerStats:
-    """Fold a learner's answers; `chapters` is the knowledge base's chapter list in textbook order."""
+    """Fold a learner's answer counts; `chapters` is the knowledge base's chapter list in textbook order."""
     zone = ZoneInfo(time_zone)
     today = datetime.fromtimestamp(now, zone).date()
     first_day = today - timedelta(days=DAYS - 1)
-    answered: Counter[tuple[str, ...]] = Counter()
-    correct: Counter[tuple[str, ...]] = Counter()
     day_answered: Counter[date] = Counter()
     day_correct: Counter[date] = Counter()
-    for answer in answers:
-        day = datetime.fromtimestamp(answer.answered_at, zone).date()
-        answered[answer.chapter] += 1
-        correct[answer.chapter] += answer.correct
-        day_answered[day] += 1
-        day_correct[day] += answer.correct
-    order = {chapter: index for index, chapter in enumerate(chapters)}
-    by_chapter = sorted(
-        (ChapterTally(answered[c], correct[c], c) for c in answered),
-        # Weakest first; among equals the one answered most (the surer verdict), then textbook order.
-        key=lambda t: (t.correct / t.answered, -t.answered, order.get(t.chapter, len(order)), t.chapter),
+    for slot in by_slot:
+        day = datetime.fromtimestamp(slot.start, zone).date()
+        day_answered[day] += slot.answered
+        day_correct[day] += slot.correct
+    order = {tuple(chapter): index for index, chapter in enumerate(chapters)}
+    practised = [ChapterTally(c.answered, c.correct, c.chapter) for c in by_chapter if c.answered]
+    # Weakest first; among equals the one answered most (the surer verdict), then textbook order.
+    practised.sort(
+        key=lambda t: (t.correct / t.answered, -t.answered, order.get(t.chapter, len(order)), t.chapter)
     )
     current, best = _streaks(set(day_answered), today)
+    seen = {t.chapter for t in practised}
     return LearnerStats(
-        total=Tally(sum(answered.values()), sum(correct.values())),
-        chapters=tuple(by_chapter),
-        unpractised=tuple(tuple(c) for c in chapters if tuple(c) not in answered),
+        total=Tally(sum(t.answered for t in practised), sum(t.correct for t in practised)),
+        chapters=tuple(practised),
+        unpractised=tuple(c for c in order if c not in seen),
         days=tuple(
             DayTally(day_answered[d], day_correct[d], d)
             for d in (first_day + timedelta(days=n) for n in range(DAYS))
@@ -114,4 +115,10 @@ async def learner_stats(
     store: Store, user_id: int, chapters: Sequence[tuple[str, ...]], time_zone: str
 ) -> LearnerStats:
     """The statistics as of the store's clock."""
-    return compute_stats(await store.history.answers(user_id), chapters, store.db.now(), time_zone)
+    return compute_stats(
+        await store.history.by_chapter(user_id),
+        await store.history.by_slot(user_id),
+        chapters,
+        store.db.now(),
+        time_zone,
+    )

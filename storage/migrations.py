@@ -181,7 +181,7 @@ _LEARNER_PROGRESS = Migration(
     (
         "ALTER TABLE question_versions ADD COLUMN chapter TEXT "
         "GENERATED ALWAYS AS (json_extract(body, '$.chapter')) VIRTUAL",
-        "CREATE INDEX attempts_user ON attempts (user_id, answered_at)",
+        "CREATE INDEX attempts_user ON attempts (user_id, answered_at, correct)",
         """CREATE TABLE reviews (
             user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
             question_id INTEGER NOT NULL REFERENCES questions(id) ON DELETE CASCADE,

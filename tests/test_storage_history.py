@@ -1,4 +1,5 @@
-"""Answers read back with their chapter, including answers stored before the chapter became a column."""
+"""Answers summed per chapter and per quarter hour, including answers stored before the chapter became a
+column."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from graph.schemas import GenerationRequest
 from storage import Store
 from storage.db import Database
 from storage.migrations import MIGRATIONS
-from tests.test_progress_support import TAXES, answer, learner, new_question
+from tests.test_progress_support import BASICS, TAXES, answer, learner, new_question
 from tests.test_storage_support import (  # noqa: F401 - the *_fixture names are pytest fixtures
     Clock,
     clock_fixture,
@@ -31,10 +32,30 @@ async def test_answers_stored_before_the_upgrade_carry_their_chapter(db_path: Pa
 
     store = await Store.open(db_path, clock)
     try:
-        answers = await store.history.answers(11)
+        counts = await store.history.by_chapter(11)
     finally:
         await store.close()
-    assert [(a.chapter, a.correct, a.question_id) for a in answers] == [
-        (TAXES, False, filed.question_id),
-        ((), True, unfiled.question_id),
+    assert sorted((c.chapter, c.answered, c.correct) for c in counts) == [((), 1, 1), (TAXES, 1, 0)]
+
+
+async def test_answers_are_summed_per_chapter_and_per_quarter_hour(store: Store, clock: Clock) -> None:
+    await learner(store)
+    taxes, revised_taxes = await new_question(store, TAXES), await new_question(store, TAXES)
+    basics = await new_question(store, BASICS)
+    start = 1772416800.0  # a quarter hour starts here (Monday 10:00 in Shanghai)
+    for version, correct, at in (
+        (taxes, True, start),
+        (revised_taxes, False, start + 899),
+        (basics, True, start + 900),
+        (taxes, False, start + 86400),
+    ):
+        await answer(store, clock, version, correct, at=at)
+
+    counts = await store.history.by_chapter(11)
+    assert sorted((c.chapter, c.answered, c.correct) for c in counts) == [(BASICS, 1, 1), (TAXES, 3, 1)]
+    slots = await store.history.by_slot(11)
+    assert [(s.start, s.answered, s.correct) for s in slots] == [
+        (start, 2, 1),
+        (start + 900, 1, 1),
+        (start + 86400, 1, 0),
     ]
