@@ -25,3 +25,9 @@ def catalogue(locale: str) -> dict[str, str]:
 def text(locale: str, key: str, **values: object) -> str:
     template = catalogue(locale).get(key) or catalogue(REFERENCE)[key]
     return template.format(**values) if values else template
+
+
+def plural(locale: str, key: str, count: int, **values: object) -> str:
+    """`key_one` for exactly one, `key_other` otherwise, with the number as {count}: "1 question",
+    "2 questions" (Chinese defines both forms alike)."""
+    return text(locale, f"{key}_{'one' if count == 1 else 'other'}", count=count, **values)

@@ -173,5 +173,40 @@ _ROUND_PACE = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_INITIAL, _ROUND_PACE)
+# The chapter was already stored with every answer, but only inside the version's JSON body: a generated
+# column names it so statistics can group by it (VIRTUAL: computed on read, nothing to backfill or keep in
+# step). Review schedules are per learner and question (not version), so a revision keeps its schedule.
+_LEARNER_PROGRESS = Migration(
+    "learner progress: the chapter of each version as a column, review schedules, learner preferences",
+    (
+        "ALTER TABLE question_versions ADD COLUMN chapter TEXT "
+        "GENERATED ALWAYS AS (json_extract(body, '$.chapter')) VIRTUAL",
+        "CREATE INDEX attempts_user ON attempts (user_id, answered_at, correct)",
+        """CREATE TABLE reviews (
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            question_id INTEGER NOT NULL REFERENCES questions(id) ON DELETE CASCADE,
+            missed_version_id INTEGER NOT NULL REFERENCES question_versions(id) ON DELETE CASCADE,
+            card TEXT NOT NULL,
+            due_at REAL NOT NULL,
+            reviews INTEGER NOT NULL DEFAULT 0 CHECK (reviews >= 0),
+            misses INTEGER NOT NULL DEFAULT 1 CHECK (misses >= 1),
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (user_id, question_id)
+        )""",
+        "CREATE INDEX reviews_due ON reviews (user_id, due_at)",
+        """CREATE TABLE preferences (
+            user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+            quiz TEXT NOT NULL,
+            source TEXT NOT NULL DEFAULT 'generated' CHECK (source IN ('generated', 'past_papers')),
+            difficulty TEXT CHECK (difficulty IN ('easy', 'medium', 'hard')),
+            reminder TEXT CHECK (reminder IS NULL OR reminder GLOB '[0-2][0-9]:[0-5][0-9]'),
+            time_zone TEXT,
+            updated_at REAL NOT NULL
+        )""",
+        "CREATE INDEX preferences_reminder ON preferences (reminder) WHERE reminder IS NOT NULL",
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_INITIAL, _ROUND_PACE, _LEARNER_PROGRESS)
 LATEST_VERSION = len(MIGRATIONS)

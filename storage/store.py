@@ -14,7 +14,10 @@ from storage.chats import ChatRepository
 from storage.db import Clock, Database, Synchronous
 from storage.deliveries import DeliveryRepository
 from storage.feedback import ReportRepository, VoteRepository
+from storage.history import HistoryRepository
+from storage.preferences import PreferenceRepository
 from storage.questions import QuestionRepository
+from storage.reviews import ReviewRepository
 from storage.revisions import RevisionRepository
 from storage.rounds import RoundRepository
 from storage.sessions import SessionRepository
@@ -34,6 +37,9 @@ class Store:
         self.reports = ReportRepository(db)
         self.revisions = RevisionRepository(db)
         self.rounds = RoundRepository(db)
+        self.history = HistoryRepository(db)
+        self.reviews = ReviewRepository(db)
+        self.preferences = PreferenceRepository(db)
 
     @classmethod
     async def open(
