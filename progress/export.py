@@ -173,13 +173,20 @@ def _fill(sheet: Worksheet, rows: list[list[object]]) -> None:
 
 
 def _latest_per_question(rows: Sequence[VersionRow]) -> list[QuestionVersion]:
-    """Each question once, as its newest version delivered in the period, in the order first delivered."""
+    """Each question once, as its newest version delivered in the period, in the order first delivered.
+
+    A question is told apart as the importer does, by its case and stem: the same past question served in
+    two chats is stored twice, but is one question of the bank.
+    """
     newest: dict[int, QuestionVersion] = {}
     for row in rows:
         current = newest.get(row.version.question_id)
         if current is None or row.version.number > current.number:
             newest[row.version.question_id] = row.version
-    return list(newest.values())
+    distinct: dict[tuple[str, str], QuestionVersion] = {}
+    for version in newest.values():
+        distinct.setdefault((version.question.case, version.question.stem), version)
+    return list(distinct.values())
 
 
 def _levels(question: Question) -> list[str]:

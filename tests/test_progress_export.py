@@ -154,6 +154,9 @@ class Scene:
             version = await store_past(store, TEACHER, past)
             await deliver(store, version.id, TEACHER, f"case{n}", kind="private")
             self.past.append(version)
+        # The same past question practised in the group too: stored again there, one question of the bank.
+        in_group = await store_past(store, GROUP, self.case_item.questions[0])
+        await deliver(store, in_group.id, GROUP, "case-group", round_id=game.id)
 
         # Outside what the teacher's March export covers: another teacher's group, and April.
         stranger = await record(store, OTHER_GROUP, "q4", deed_tax_question("（别的群）"))
@@ -182,12 +185,12 @@ async def test_export_covers_the_teachers_chats_and_reimports_as_the_same_questi
     slices = {s.id: s for s in sample_sources.slices}
     exported = await export_delivered(store, chats, MARCH, slices, tz=SHANGHAI)
     assert exported.filename == "examforge-2026-03-01-2026-03-31.xlsx"
-    assert (exported.questions, exported.versions) == (3 + len(scene.past), 4 + len(scene.past))
+    assert (exported.questions, exported.versions) == (3 + len(scene.past), 5 + len(scene.past))
     path = tmp_path / exported.filename
     path.write_bytes(exported.content)
 
     bank = load_bank(path)
-    assert [p for p in bank.problems if p.severity != "warning"] == []
+    assert bank.problems == []
     assert bank.case_stems == 1
 
     def shown(q: Question) -> tuple[object, ...]:
@@ -224,13 +227,15 @@ async def test_statistics_sheet_has_one_row_per_version_in_the_field_layout(
     rows = list(workbook[VERSION_SHEET].values)
     header = list(rows[0])
     assert header[: len(FIELD_HEADER)] == FIELD_HEADER
-    by_stem_version = {
-        (row[0], row[header.index("版本")]): dict(zip(header, row, strict=True)) for row in rows[1:]
-    }
-    assert len(by_stem_version) == exported.versions
+    table = [dict(zip(header, row, strict=True)) for row in rows[1:]]
+    assert len(table) == exported.versions
+
+    def row_of(stem: str, label: str) -> dict[str, object]:
+        (found,) = [row for row in table if (row["题干"], row["版本"]) == (stem, label)]
+        return found
 
     stem = scene.deed_v1.question.stem
-    first, second = by_stem_version[(stem, "v1")], by_stem_version[(stem, "v2")]
+    first, second = row_of(stem, "v1"), row_of(stem, "v2")
     piece = deed_slice(sample_sources)
     assert (first["作答人次"], first["正确率(%)"], first["👍"], first["👎"]) == (3, 33.3, 1, 2)
     assert first["报告原因"] == f"{text('zh', 'reason_answer_wrong')}×2"
@@ -246,9 +251,10 @@ async def test_statistics_sheet_has_one_row_per_version_in_the_field_layout(
     assert first["首次出题"] == "2026-03-02 10:00"
     assert (second["作答人次"], second["正确率(%)"], second["👎"], second["报告原因"]) == (1, 100.0, 0, None)
 
-    unanswered = by_stem_version[(scene.vat.question.stem, "v1")]
+    unanswered = row_of(scene.vat.question.stem, "v1")
     assert (unanswered["作答人次"], unanswered["正确率(%)"]) == (0, None)
-    case_rows = [row for (s, _), row in by_stem_version.items() if row["案例"]]
+    case_rows = [row for row in table if row["案例"]]
+    assert len(case_rows) == len(scene.past) + 1
     assert {row["案例"] for row in case_rows} == {scene.case_item.case}
 
 
