@@ -106,7 +106,8 @@ def past_question(mother: MotherQuestion) -> PastQuestion:
 class PastPapers:
     """The bank grouped into units for practice; `skipped` lists what cannot be served, with the reason.
 
-    `calculation_ids`: the questions that carry a recomputable 计算校验, what 仅计算类 serves.
+    `calculation_ids`: the questions that carry a recomputable 计算校验, what 仅计算类 serves (a case whole,
+    when one of its sub-questions carries one).
     """
 
     def __init__(self, questions: Iterable[MotherQuestion], calculation_ids: Iterable[str] = ()) -> None:

@@ -191,3 +191,15 @@ async def test_a_past_question_is_graded_and_stored_like_any_other(
     assert (await store_past(store, LEARNER, past)).id == fixed.id
     # Another chat gets a question of its own.
     assert (await store_past(store, OTHER_LEARNER, past)).question_id != version.question_id
+
+
+@pytest.mark.usefixtures("learners")
+async def test_calculation_only_serves_the_questions_with_a_recomputable_check(
+    store: Store, sample_sources: Sources
+) -> None:
+    checked = {q.id for q in sample_sources.questions if q.id in sample_sources.calc_checks}
+    papers = PastPapers(sample_sources.questions, sample_sources.calc_checks)
+    assert 0 < papers.count(None, "mixed", calculation_only=True) < papers.count(None, "mixed")
+    items = await papers.pick(store, LEARNER, None, "mixed", 100, calculation_only=True)
+    served = {p.mother_id for item in items for p in item.questions if not item.case}
+    assert served and served <= checked
