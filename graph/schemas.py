@@ -72,6 +72,8 @@ class Question(BaseModel):
     sources: list[str] = Field(default_factory=list)
     fact_ids: list[str] = Field(default_factory=list)
     evidence: list[str] = Field(default_factory=list)
+    # A past-paper case question's situation, sent before its poll (a poll's 300 characters cannot hold it).
+    case: str = ""
 
     @property
     def answer_text(self) -> str:

@@ -38,6 +38,27 @@ class RecordedAttempt:
     new: bool
 
 
+@dataclass(frozen=True)
+class VersionScore:
+    """How a version was answered: `attempts` answers, `correct` of them right."""
+
+    version_id: int
+    attempts: int
+    correct: int
+
+
+@dataclass(frozen=True)
+class MemberScore:
+    """One member's answers in a group's rounds; `rounds`: how many rounds they answered in."""
+
+    user_id: int
+    name: str
+    username: str | None
+    answered: int
+    correct: int
+    rounds: int
+
+
 class AttemptRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -99,6 +120,48 @@ class AttemptRepository:
             (session_id,),
         )
         return [_attempt(row) for row in rows]
+
+    async def version_scores(
+        self, chat_ids: Sequence[int], since: float, until: float
+    ) -> dict[int, VersionScore]:
+        """Answers to the polls shown in `chat_ids` from `since` until before `until`, per version."""
+        marks = ", ".join("?" for _ in chat_ids)
+        rows = await self.db.fetch_all(
+            "SELECT a.version_id, count(*) AS attempts, sum(a.correct) AS correct "
+            "FROM attempts a JOIN deliveries d ON d.id = a.delivery_id "
+            f"WHERE d.chat_id IN ({marks}) AND d.delivered_at >= ? AND d.delivered_at < ? "
+            "GROUP BY a.version_id",
+            (*chat_ids, since, until),
+        )
+        return {row["version_id"]: VersionScore(**row) for row in rows}
+
+    async def round_members(self, chat_id: int, since: float | None = None) -> list[MemberScore]:
+        """Every member who answered in the chat's rounds, most correct first (then fewer answered, then
+        the user id, so the order is stable)."""
+        rows = await self.db.fetch_all(
+            "SELECT a.user_id, u.name, u.username, count(*) AS answered, sum(a.correct) AS correct, "
+            "count(DISTINCT d.round_id) AS rounds FROM attempts a "
+            "JOIN deliveries d ON d.id = a.delivery_id JOIN users u ON u.id = a.user_id "
+            "WHERE d.chat_id = ? AND d.round_id IS NOT NULL AND (? IS NULL OR d.delivered_at >= ?) "
+            "GROUP BY a.user_id ORDER BY correct DESC, answered ASC, a.user_id",
+            (chat_id, since, since),
+        )
+        return [MemberScore(**row) for row in rows]
+
+    async def round_misses(
+        self, chat_id: int, since: float | None = None, limit: int = 5
+    ) -> list[VersionScore]:
+        """The versions most often answered wrong in the chat's rounds: most misses first, then the
+        lowest share right, then the version id."""
+        rows = await self.db.fetch_all(
+            "SELECT a.version_id, count(*) AS attempts, sum(a.correct) AS correct FROM attempts a "
+            "JOIN deliveries d ON d.id = a.delivery_id "
+            "WHERE d.chat_id = ? AND d.round_id IS NOT NULL AND (? IS NULL OR d.delivered_at >= ?) "
+            "GROUP BY a.version_id HAVING count(*) > sum(a.correct) "
+            "ORDER BY count(*) - sum(a.correct) DESC, 1.0 * sum(a.correct) / count(*), a.version_id LIMIT ?",
+            (chat_id, since, since, limit),
+        )
+        return [VersionScore(**row) for row in rows]
 
 
 def _attempt(row: sqlite3.Row) -> Attempt:

@@ -7,6 +7,7 @@ restart: this table is the only way back from an answer to the question version,
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -37,6 +38,25 @@ class Delivery:
     open_period: int | None
     close_at: float | None
     closed: bool
+
+
+@dataclass(frozen=True)
+class DeliveredVersion:
+    """A version as shown in a set of chats: how often, and when first and last."""
+
+    version_id: int
+    question_id: int
+    deliveries: int
+    first_at: float
+    last_at: float
+
+
+@dataclass(frozen=True)
+class RoundTotals:
+    """What a group's rounds posted: how many rounds had a question, and how many questions in all."""
+
+    rounds: int
+    questions: int
 
 
 class DeliveryRepository:
@@ -133,6 +153,40 @@ class DeliveryRepository:
 
     async def for_round(self, round_id: int) -> list[Delivery]:
         return await self._many("round_id = ? ORDER BY position, id", (round_id,))
+
+    async def delivered_versions(
+        self, chat_ids: Sequence[int], since: float, until: float
+    ) -> list[DeliveredVersion]:
+        """Every version shown in `chat_ids` from `since` until before `until`, first shown first."""
+        marks = ", ".join("?" for _ in chat_ids)
+        rows = await self.db.fetch_all(
+            "SELECT d.version_id, v.question_id, count(*) AS deliveries, min(d.delivered_at) AS first_at, "
+            "max(d.delivered_at) AS last_at FROM deliveries d "
+            "JOIN question_versions v ON v.id = d.version_id "
+            f"WHERE d.chat_id IN ({marks}) AND d.delivered_at >= ? AND d.delivered_at < ? "
+            "GROUP BY d.version_id ORDER BY first_at, d.version_id",
+            (*chat_ids, since, until),
+        )
+        return [DeliveredVersion(**row) for row in rows]
+
+    async def instructor_chats(self, user_id: int) -> list[int]:
+        """Chats where an instructor had questions delivered: their private chat, and every group or channel
+        whose rounds they started."""
+        rows = await self.db.fetch_all(
+            "SELECT DISTINCT d.chat_id FROM deliveries d LEFT JOIN rounds r ON r.id = d.round_id "
+            "WHERE d.chat_id = ? OR r.initiator_id = ? ORDER BY d.chat_id",
+            (user_id, user_id),
+        )
+        return [row["chat_id"] for row in rows]
+
+    async def round_totals(self, chat_id: int, since: float | None = None) -> RoundTotals:
+        """The questions a chat's rounds posted, from `since` on if given."""
+        row = await self.db.fetch_one(
+            "SELECT count(DISTINCT round_id) AS rounds, count(*) AS questions FROM deliveries "
+            "WHERE chat_id = ? AND round_id IS NOT NULL AND (? IS NULL OR delivered_at >= ?)",
+            (chat_id, since, since),
+        )
+        return RoundTotals(rounds=row["rounds"], questions=row["questions"])
 
     async def _one(self, where: str, params: tuple[object, ...]) -> Delivery | None:
         row = await self.db.fetch_one(f"SELECT * FROM deliveries WHERE {where}", params)

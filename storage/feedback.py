@@ -6,6 +6,7 @@ which text it was about.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -116,6 +117,16 @@ class VoteRepository:
         )
         return Tally(up=row["up"], down=row["down"])
 
+    async def tallies(self, version_ids: Sequence[int]) -> dict[int, Tally]:
+        """The tally of each listed version that has votes (an export's 👍/👎 columns in one query)."""
+        marks = ", ".join("?" for _ in version_ids)
+        rows = await self.db.fetch_all(
+            "SELECT version_id, sum(value = 1) AS up, sum(value = -1) AS down FROM votes "
+            f"WHERE version_id IN ({marks}) GROUP BY version_id",
+            tuple(version_ids),
+        )
+        return {row["version_id"]: Tally(up=row["up"], down=row["down"]) for row in rows}
+
 
 class ReportRepository:
     def __init__(self, db: Database) -> None:
@@ -158,6 +169,14 @@ class ReportRepository:
         rows = await self.db.fetch_all(
             "SELECT * FROM reports WHERE version_id = ? AND status = 'open' ORDER BY created_at, id",
             (version_id,),
+        )
+        return [Report(**row) for row in rows]
+
+    async def for_versions(self, version_ids: Sequence[int]) -> list[Report]:
+        """Every report on the listed versions, open or closed, oldest first: why learners faulted them."""
+        marks = ", ".join("?" for _ in version_ids)
+        rows = await self.db.fetch_all(
+            f"SELECT * FROM reports WHERE version_id IN ({marks}) ORDER BY created_at, id", tuple(version_ids)
         )
         return [Report(**row) for row in rows]
 

@@ -8,6 +8,7 @@ superseded, so deliveries, answers and reports keep pointing at exactly the text
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pydantic import ValidationError
@@ -28,6 +29,15 @@ class StoredQuestion:
     session_id: int | None
     round_id: int | None
     created_at: float
+
+
+@dataclass(frozen=True)
+class ServedKey:
+    """How often a chat was shown a question stored under a key, and when last."""
+
+    question_key: str
+    deliveries: int
+    last_at: float
 
 
 @dataclass(frozen=True)
@@ -119,6 +129,23 @@ class QuestionRepository:
             (question_id,),
         )
         return [_version(row) for row in rows]
+
+    async def versions(self, version_ids: Sequence[int]) -> dict[int, QuestionVersion]:
+        """The listed versions by id (absent ids are left out)."""
+        marks = ", ".join("?" for _ in version_ids)
+        rows = await self.db.fetch_all(f"{_SELECT_VERSION} WHERE v.id IN ({marks})", tuple(version_ids))
+        return {row["id"]: _version(row) for row in rows}
+
+    async def served_keys(self, chat_id: int, prefix: str) -> dict[str, ServedKey]:
+        """The chat's questions whose key starts with `prefix` and that were delivered there, by key."""
+        rows = await self.db.fetch_all(
+            "SELECT q.question_key, count(d.id) AS deliveries, max(d.delivered_at) AS last_at "
+            "FROM questions q JOIN question_versions v ON v.question_id = q.id "
+            "JOIN deliveries d ON d.version_id = v.id AND d.chat_id = q.chat_id "
+            "WHERE q.chat_id = ? AND substr(q.question_key, 1, ?) = ? GROUP BY q.id",
+            (chat_id, len(prefix), prefix),
+        )
+        return {row["question_key"]: ServedKey(**row) for row in rows}
 
 
 async def _insert_version(

@@ -1,0 +1,219 @@
+"""真题练习: the bank's own past questions, served by chapter and type as the quiz records the bot delivers.
+
+A case (a situation and the sub-questions that depend on it) is one unit: it is served whole and in order,
+the situation first, so no sub-question ever reaches a learner without the text it is about. Which units a
+chat gets is decided from what the store says it was already shown (questions stored under a `bank-` key),
+least shown first, so a chat works through the whole selection before anything comes back, and a restart
+changes nothing. Ties are broken by a seeded draw, so two chats, or two rounds of one chat, differ.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from graph.format import MAX_OPTIONS, OPTION_LIMIT, STEM_LIMIT, display_explanation, short_explanation
+from graph.schemas import GenerationRequest, Question
+from retrieval.models import PATH_SEPARATOR, MotherQuestion
+from storage.questions import QuestionVersion, ServedKey
+from storage.quiz_settings import QuizType
+from storage.store import Store
+
+KEY_PREFIX = "bank-"
+Chapter = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PastQuestion:
+    """A past question as the bot delivers it; `key` names it in the store, the same in every chat."""
+
+    mother_id: str
+    question: Question
+
+    @property
+    def key(self) -> str:
+        return f"{KEY_PREFIX}{self.mother_id}"
+
+    def request(self, chat_id: int) -> GenerationRequest:
+        """What the store records it under: a thread of its own per chat, never a generation thread."""
+        return GenerationRequest(
+            chat_id=chat_id,
+            question_id=self.key,
+            qtype=self.question.qtype,
+            chapters=[self.question.chapter] if self.question.chapter else [],
+        )
+
+
+@dataclass(frozen=True)
+class PastItem:
+    """One step of a round: a question on its own (`case` empty), or a case's situation followed by its
+    sub-questions, one poll each, in the paper's order."""
+
+    case: str
+    questions: tuple[PastQuestion, ...]
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A bank question that cannot be a quiz poll, and why (so `data check`-style reports can name it)."""
+
+    mother_id: str
+    source: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class _Unit:
+    id: str
+    case: str
+    questions: tuple[PastQuestion, ...]
+    chapter: Chapter | None
+    calculation: bool
+
+
+class NoPastQuestionsError(ValueError):
+    """The chosen chapters and type hold no past question."""
+
+
+def past_question(mother: MotherQuestion) -> PastQuestion:
+    """The mother question in the delivered form; raises ValueError naming what does not fit a quiz poll."""
+    if len(mother.stem) > STEM_LIMIT:
+        raise ValueError(f"stem of {len(mother.stem)} characters is over a poll's {STEM_LIMIT}")
+    if len(mother.options) > MAX_OPTIONS:
+        raise ValueError(f"{len(mother.options)} options are over a poll's {MAX_OPTIONS}")
+    long = next((i for i, option in enumerate(mother.options) if len(option) > OPTION_LIMIT), None)
+    if long is not None:
+        raise ValueError(f"option {chr(ord('A') + long)} is over a poll's {OPTION_LIMIT} characters")
+    chapter = list(mother.kb_chapter or (level for level in (mother.part, mother.chapter) if level))
+    levels = [*chapter, *(level for level in (mother.section, mother.point) if level)]
+    explanation = display_explanation(mother.explanation, mother.answer, mother.qtype)
+    question = Question(
+        qtype=mother.qtype,
+        stem=mother.stem,
+        options=list(mother.options),
+        answer=list(mother.answer),
+        explanation=explanation,
+        short_explanation=short_explanation(explanation),
+        difficulty=mother.difficulty if mother.difficulty is not None else 0.5,
+        slice_path=PATH_SEPARATOR.join(levels),
+        chapter=chapter,
+        case=mother.case_text or "",
+    )
+    return PastQuestion(mother.id, question)
+
+
+class PastPapers:
+    """The bank grouped into units for practice; `skipped` lists what cannot be served, with the reason.
+
+    `calculation_ids`: the questions that carry a recomputable 计算校验, what 仅计算类 serves (a case whole,
+    when one of its sub-questions carries one).
+    """
+
+    def __init__(self, questions: Iterable[MotherQuestion], calculation_ids: Iterable[str] = ()) -> None:
+        calculations = set(calculation_ids)
+        self.skipped: list[Skipped] = []
+        grouped: dict[str, list[MotherQuestion]] = {}
+        for mother in questions:
+            grouped.setdefault(mother.case_text or mother.id, []).append(mother)
+        self._units: list[_Unit] = []
+        for unit_id, mothers in grouped.items():
+            served = []
+            for mother in mothers:
+                try:
+                    served.append(past_question(mother))
+                except ValueError as exc:
+                    self.skipped.append(Skipped(mother.id, mother.source, str(exc)))
+            if served:
+                self._units.append(
+                    _Unit(
+                        id=unit_id if mothers[0].case_text is None else f"case-{mothers[0].id}",
+                        case=mothers[0].case_text or "",
+                        questions=tuple(served),
+                        chapter=mothers[0].kb_chapter,
+                        calculation=any(m.id in calculations for m in mothers),
+                    )
+                )
+
+    def count(self, chapters: set[Chapter] | None, qtype: QuizType, calculation_only: bool = False) -> int:
+        """How many polls the selection holds: what a settings menu can offer at most."""
+        return sum(len(u.questions) for u in self._select(chapters, qtype, calculation_only))
+
+    async def pick(
+        self,
+        store: Store,
+        chat_id: int,
+        chapters: set[Chapter] | None,
+        qtype: QuizType,
+        count: int,
+        *,
+        calculation_only: bool = False,
+        seed: int | str = 0,
+    ) -> list[PastItem]:
+        """Up to `count` polls for the chat's next round, no question twice; a case that does not fit the
+        remaining count is cut after its first sub-questions rather than left out.
+
+        `seed` should differ between rounds (a session or round id), so equally fresh units come in
+        another order each time.
+        """
+        units = self._select(chapters, qtype, calculation_only)
+        if not units:
+            raise NoPastQuestionsError(_empty_message(chapters, qtype, calculation_only))
+        served = await store.questions.served_keys(chat_id, KEY_PREFIX)
+        rng = random.Random(f"{chat_id}/{seed}")
+        draw = {unit.id: rng.random() for unit in units}
+        units.sort(key=lambda unit: (*_freshness(unit, served), draw[unit.id]))
+        items, left = [], count
+        for unit in units:
+            if left <= 0:
+                break
+            items.append(PastItem(unit.case, unit.questions[:left]))
+            left -= len(items[-1].questions)
+        return items
+
+    def _select(self, chapters: set[Chapter] | None, qtype: QuizType, calculation_only: bool) -> list[_Unit]:
+        selected = []
+        for unit in self._units:
+            if chapters is not None and unit.chapter not in chapters:
+                continue
+            if calculation_only and not unit.calculation:
+                continue
+            questions = tuple(q for q in unit.questions if qtype == "mixed" or q.question.qtype == qtype)
+            if questions:
+                selected.append(_Unit(unit.id, unit.case, questions, unit.chapter, unit.calculation))
+        return selected
+
+
+def _freshness(unit: _Unit, served: Mapping[str, ServedKey]) -> tuple[int, float]:
+    """(times shown, when last shown) of the unit's most shown question: never-shown units come first,
+    then those shown longest ago."""
+    shown = [served[q.key] for q in unit.questions if q.key in served]
+    if not shown:
+        return (0, 0.0)
+    return (max(s.deliveries for s in shown), max(s.last_at for s in shown))
+
+
+def _empty_message(chapters: set[Chapter] | None, qtype: QuizType, calculation_only: bool) -> str:
+    where = "the bank" if chapters is None else ", ".join(sorted(PATH_SEPARATOR.join(c) for c in chapters))
+    kind = "calculation questions" if calculation_only else "questions"
+    return f"no past {kind} of type {qtype} in {where}"
+
+
+async def store_past(
+    store: Store,
+    chat_id: int,
+    past: PastQuestion,
+    *,
+    session_id: int | None = None,
+    round_id: int | None = None,
+) -> QuestionVersion:
+    """The version to deliver: the one the chat already has for this past question (its latest, so an
+    instructor's revision is what comes back), else a first version recorded now. Deliver it and record
+    answers with the store's delivery and attempt repositories, as for any generated question."""
+    request = past.request(chat_id)
+    stored = await store.questions.by_thread(request.thread_id)
+    if stored is not None:
+        latest = await store.questions.latest(stored.id)
+        if latest is not None:
+            return latest
+    return await store.questions.record(request, past.question, session_id=session_id, round_id=round_id)
