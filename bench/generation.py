@@ -67,7 +67,7 @@ async def generate(service: GenerationService, count: int, db: Path) -> Run:
     results = []
     started = time.perf_counter()
     for number in range(count):
-        request = service.new_request(chat_id=1, qtype=QTYPES[number % len(QTYPES)])
+        request = service.new_request(chat_id=1, qtype=QTYPES[number % len(QTYPES)]).request
         results.append(await service.generate(request))
     return Run(results, time.perf_counter() - started, db)
 

@@ -76,7 +76,7 @@ async def test_a_worker_that_dies_fails_its_question_and_the_next_one_starts_it_
 ) -> None:
     events = service.stream(request_for(service, TAXPAYER))
     await anext(events)
-    service._workers.workers[0].process.kill()
+    service.workers.workers[0].process.kill()
     last = [event async for event in events][-1]
     assert last.outcome == "failed" and last.failure == WORKER_LOST and not last.ok
     again = await service.generate(request_for(service, TAXPAYER))
@@ -104,7 +104,7 @@ async def test_a_worker_that_cannot_start_again_fails_the_question_instead_of_th
 ) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the checkpoint folder should be")
-    worker = service._workers.workers[0]
+    worker = service.workers.workers[0]
     graph = worker.settings.graph.model_copy(update={"checkpoint_db": blocker / "checkpoints.sqlite"})
     worker.settings = worker.settings.model_copy(update={"graph": graph})
     worker.process.kill()
