@@ -16,9 +16,9 @@ from graph.authors.base import Authored, AuthorError, Task
 from graph.authors.offline import OfflineAuthor
 from graph.context import KnowledgeIndex
 from graph.lint import RULES
+from graph.materials import calculators_for
 from graph.nodes.writer import write_question
 from graph.schemas import Mode, Question, QuestionType
-from graph.service import calculators_for
 from retrieval.compiler import compile_kb
 from retrieval.index import QuestionIndex
 from retrieval.sources import Sources, load_sources

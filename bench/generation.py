@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import BaseMessage
 
 from graph.authors.llm import LLMAuthor
 from graph.checkpoint import checkpoint_rows, close_checkpointer, open_checkpointer, thread_ids
@@ -67,7 +67,7 @@ async def generate(service: GenerationService, count: int, db: Path) -> Run:
     results = []
     started = time.perf_counter()
     for number in range(count):
-        request = service.new_request(chat_id=1, qtype=QTYPES[number % len(QTYPES)])
+        request = service.new_request(chat_id=1, qtype=QTYPES[number % len(QTYPES)]).request
         results.append(await service.generate(request))
     return Run(results, time.perf_counter() - started, db)
 
@@ -105,7 +105,7 @@ class TimedAuthor(LLMAuthor):
 
     waited = 0.0
 
-    async def _call(self, runnable: Any, messages: list[BaseMessage]) -> AIMessage:
+    async def _call(self, runnable: Any, messages: list[BaseMessage]) -> Any:
         started = time.perf_counter()
         try:
             return await super()._call(runnable, messages)

@@ -20,8 +20,7 @@ POLICY_START = dt.date(2016, 2, 22)
 # 北上广深 had their own deed-tax and VAT rules before 2024-12-01; English spellings are accepted too.
 TIER1_CITIES = frozenset({"北京", "上海", "广州", "深圳", "beijing", "shanghai", "guangzhou", "shenzhen"})
 
-# Surcharges on VAT, as fractions of the VAT: city maintenance tax by location, plus the two education levies.
-URBAN_RATES = (Decimal("0.07"), Decimal("0.05"), Decimal("0.01"))
+# The two education levies on VAT, as fractions of the VAT (the city maintenance rate is the caller's input).
 EDUCATION_SURCHARGE = Decimal("0.03")
 LOCAL_EDUCATION_SURCHARGE = Decimal("0.02")
 

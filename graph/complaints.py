@@ -7,7 +7,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from graph.schemas import Issue, Question, VerificationReport
 
@@ -70,3 +70,26 @@ def complained_part(question: Question, reason: str) -> str:
     }
     shown = parts.get(reason) or [question.fingerprint()]
     return hashlib.sha256(json.dumps(shown, ensure_ascii=False).encode()).hexdigest()[:16]
+
+
+def revision_update(latest: dict[str, Any], reason: FeedbackReason, comment: str = "") -> dict[str, Any]:
+    """The state a finished thread re-enters the critic with: its latest version as the draft, the complaint
+    as the report to answer, and the loop's counters reset for the new round."""
+    question = Question.model_validate(latest["question"])
+    issue = feedback_issue(reason, comment)
+    return {
+        "draft": latest["question"],
+        "slice_id": latest["slice_id"],
+        "report": VerificationReport.from_issues([issue]).model_dump(),
+        "pending_human": {
+            "issues": [issue.model_dump()],
+            "reason": reason,
+            "part": complained_part(question, reason),
+        },
+        "critic_failures": 0,
+        "reroutes": 0,
+        "best": None,
+        "outcome": None,
+        "failure": "",
+        "escalate": False,
+    }

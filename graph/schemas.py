@@ -27,7 +27,6 @@ IssueType = Literal[
     "human_feedback",
 ]
 Severity = Literal["major", "minor"]
-ReturnTo = Literal["none", "execution", "planning"]
 Status = Literal["passed", "needs_revision", "fatal"]
 BLANK = "（　）"
 
@@ -107,7 +106,6 @@ class VerificationReport(BaseModel):
     status: Status
     issues: list[Issue] = Field(default_factory=list)
     suggestions: list[str] = Field(default_factory=list)
-    return_to: ReturnTo = "none"
 
     @property
     def has_major(self) -> bool:
@@ -120,13 +118,7 @@ class VerificationReport(BaseModel):
     def from_issues(cls, issues: list[Issue], suggestions: list[str] | None = None) -> VerificationReport:
         if not issues:
             return cls(status="passed", suggestions=suggestions or [])
-        major = any(issue.severity == "major" for issue in issues)
-        return cls(
-            status="needs_revision",
-            issues=issues,
-            suggestions=suggestions or [],
-            return_to="planning" if major else "execution",
-        )
+        return cls(status="needs_revision", issues=issues, suggestions=suggestions or [])
 
 
 class ReviewVerdict(BaseModel):

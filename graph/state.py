@@ -6,6 +6,8 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, Literal, TypedDict
 
+from graph.schemas import GenerationRequest
+
 Outcome = Literal["passed", "flagged", "failed"]
 
 
@@ -46,3 +48,21 @@ class GenerationState(TypedDict, total=False):
     versions: Annotated[list[dict[str, Any]], operator.add]
     trace: Annotated[list[TraceStep], operator.add]
     usage: Annotated[dict[str, int], add_usage]
+
+
+def initial_state(request: GenerationRequest, limits: dict[str, int]) -> GenerationState:
+    """A new question's thread: the request with its slice drawn and every counter at zero."""
+    return {
+        "request": request.model_dump(),
+        "limits": limits,
+        "slice_id": request.slice_id,
+        "tried_slices": [],
+        "attempt": 0,
+        "critic_failures": 0,
+        "reroutes": 0,
+        "report": None,
+        "best": None,
+        "pending_human": None,
+        "outcome": None,
+        "escalate": False,
+    }

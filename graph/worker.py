@@ -17,8 +17,9 @@ import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
+from graph.events import Progress, Result, UnknownQuestion
 from graph.schemas import GenerationRequest
-from graph.service import GenerationService, Progress, Result, UnknownQuestion
+from graph.service import GenerationService
 from graph.wire import dump, event_message
 from settings import Settings
 

@@ -101,14 +101,15 @@ async def _start_generation(
         pending.task.set_result(written)
     else:
         state = await found.store.chats.get_sampler_state(session.chat_id)
-        request = found.generation.new_request(
+        drawn, state = found.generation.new_request(
             session.chat_id,
             qtype,
             settings.mode,
             [tuple(c) for c in settings.chapters] or None,
             settings.calculation_only,
             sampler_state=state,
-        ).model_copy(update={"question_id": key})
+        )
+        request = drawn.model_copy(update={"question_id": key})
         await found.store.chats.put_sampler_state(session.chat_id, state)
         pending = Pending(request=request)
         pending.task = asyncio.create_task(generate_with_progress(found, pending))

@@ -53,17 +53,17 @@ async def _requests(found: Services, series: Series, settings: QuizSettings) -> 
     """Draw every slice up front from the chat's stored sampler history, so the round has no repeats."""
     state = await found.store.chats.get_sampler_state(series.chat_id)
     chapters = [tuple(c) for c in settings.chapters] or None
-    requests = [
-        found.generation.new_request(
+    requests = []
+    for number in range(1, settings.count + 1):
+        drawn, state = found.generation.new_request(
             series.chat_id,
             question_type(settings, number),
             settings.mode,
             chapters,
             settings.calculation_only,
             sampler_state=state,
-        ).model_copy(update={"question_id": question_key(series.round_id, number)})
-        for number in range(1, settings.count + 1)
-    ]
+        )
+        requests.append(drawn.model_copy(update={"question_id": question_key(series.round_id, number)}))
     await found.store.chats.put_sampler_state(series.chat_id, state)
     return requests
 

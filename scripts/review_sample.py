@@ -57,7 +57,7 @@ async def sample(folder: Path, out: Path, tmp: Path, rounds: int, part_size: int
                 plan.append(("single", MODES[chat % 2], True))
             for qtype, mode, calc_only in plan:
                 chat += 1
-                request = service.new_request(chat, qtype, mode, [chapter.key], calc_only)
+                request = service.new_request(chat, qtype, mode, [chapter.key], calc_only).request
                 result: Result = await service.generate(request)
                 asked[(qtype, mode)] += 1
                 record = {"chapter": chapter.name, "asked_type": qtype, "asked_mode": mode}

@@ -1,7 +1,9 @@
-"""Shared fixtures: settings isolated in a temporary folder, and the bundled sample loaded once."""
+"""Shared fixtures: settings isolated in a temporary folder, the bundled sample loaded once, and a store on a
+clock the test moves by hand."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,8 @@ from retrieval.facts import FactBase
 from retrieval.models import Slice
 from retrieval.sources import Sources, load_sources
 from settings import Settings, load_settings
+from storage import Store
+from tests.test_storage_support import Clock
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,3 +38,20 @@ def settings(tmp_path: Path) -> Settings:
     loaded.graph.checkpoint_db = tmp_path / "checkpoints.sqlite"
     loaded.storage.database = tmp_path / "examforge.sqlite"
     return loaded
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "examforge.sqlite"
+
+
+@pytest.fixture
+async def store(db_path: Path, clock: Clock) -> AsyncIterator[Store]:
+    opened = await Store.open(db_path, clock)
+    yield opened
+    await opened.close()

@@ -98,7 +98,7 @@ async def test_a_falsified_key_goes_back_to_the_router_though_the_model_agrees(c
     falsified = sentence.rstrip("。").replace("应当", "无需", 1)
     update = await criticise(context, judge(slice_, falsified, "A", [sentence]))
     report = VerificationReport.model_validate(update["report"])
-    assert report.status == "needs_revision" and report.return_to == "planning"
+    assert report.status == "needs_revision" and report.has_major
     mismatch = [i for i in report.issues if i.type == "answer_mismatch" and i.severity == "major"]
     assert mismatch and "应当→无需" in mismatch[0].detail
     assert "与教材矛盾（应当→无需）" in Question.model_validate(update["draft"]).evidence[0]

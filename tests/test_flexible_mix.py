@@ -18,14 +18,14 @@ async def test_flexible_single_and_judge_are_often_calculation_cases(settings: S
     try:
         chapter = _chapters(sample_sources, calculation=True)[0]
         requests = [
-            service.new_request(chat, qtype, "flexible", [chapter])
+            service.new_request(chat, qtype, "flexible", [chapter]).request
             for chat in range(40)
             for qtype in ("single", "judge")
         ]
         calculations = sum(r.calculation_only for r in requests)
         assert 0.3 <= calculations / len(requests) <= 0.7
         drawn = {r.slice_id for r in requests if r.calculation_only}
-        assert all(service.knowledge.get(i).is_calculation for i in drawn)
+        assert all(service.runner.context.knowledge.get(i).is_calculation for i in drawn)
         asked = [r for r in requests if r.calculation_only][:4]
         delivered = [await service.generate(r) for r in asked]
     finally:
@@ -42,9 +42,16 @@ async def test_strict_multi_and_chapters_without_calculations_are_unchanged(
     try:
         with_calc = _chapters(sample_sources, calculation=True)[0]
         without = _chapters(sample_sources, calculation=False)[0]
-        requests = [service.new_request(chat, "single", "strict", [with_calc]) for chat in range(20)]
-        requests += [service.new_request(chat, "multi", "flexible", [with_calc]) for chat in range(20)]
-        requests += [service.new_request(chat, "single", "flexible", [without]) for chat in range(20)]
+        asked = [
+            ("single", "strict", with_calc),
+            ("multi", "flexible", with_calc),
+            ("single", "flexible", without),
+        ]
+        requests = [
+            service.new_request(chat, qtype, mode, [chapter]).request
+            for qtype, mode, chapter in asked
+            for chat in range(20)
+        ]
     finally:
         await service.close()
     assert not any(r.calculation_only for r in requests)

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from graph.service import GenerationService, Progress, UnknownQuestion
 from graph.workers import WORKER_LOST
@@ -21,31 +22,47 @@ from tests.test_llm_loop import request_for
 
 KEY_ENV = "EXAMFORGE_TEST_LLM_KEY"
 SLOW_MODEL_S = 1.5
+# One model server and one worker process serve the whole module (starting a worker is most of what these
+# tests cost); `service` hands each test the pair as a fresh one would be, so no test relies on another.
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest.fixture
-async def slow_server() -> AsyncIterator[FakeOpenAI]:
-    async with FakeOpenAI(ExamModel(calculators={"deed_tax": DEED_TAX_ARGS}), latency=SLOW_MODEL_S) as fake:
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def model() -> AsyncIterator[FakeOpenAI]:
+    async with FakeOpenAI(ExamModel(calculators={"deed_tax": DEED_TAX_ARGS})) as fake:
         yield fake
 
 
-@pytest.fixture
-async def service(
-    slow_server: FakeOpenAI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def pool(
+    model: FakeOpenAI, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[GenerationService]:
     """One worker writing with the model (the key reaches it through the environment it inherits)."""
-    monkeypatch.setenv(KEY_ENV, "sk-examforge-worker-test")
-    kb, bank = write_corpus(tmp_path / "data")
+    folder = tmp_path_factory.mktemp("workers")
+    kb, bank = write_corpus(folder / "data")
     settings = Settings(
         data=DataSettings(knowledge_base=kb, question_bank=bank),
         llm=LLMSettings(
-            provider="openai", base_url=slow_server.base_url, model="fake-exam-writer", api_key_env=KEY_ENV
+            provider="openai", base_url=model.base_url, model="fake-exam-writer", api_key_env=KEY_ENV
         ),
-        graph=GraphSettings(checkpoint_db=tmp_path / "checkpoints.sqlite", workers=1),
+        graph=GraphSettings(checkpoint_db=folder / "checkpoints.sqlite", workers=1),
     )
-    opened = await GenerationService.open(settings)
-    yield opened
-    await opened.close()
+    with pytest.MonkeyPatch.context() as environment:
+        environment.setenv(KEY_ENV, "sk-examforge-worker-test")
+        opened = await GenerationService.open(settings)
+        yield opened
+        await opened.close()
+
+
+@pytest.fixture
+def service(pool: GenerationService, model: FakeOpenAI) -> GenerationService:
+    """The shared worker with the settings it was opened with (a test that killed it leaves it to be started
+    again by the next question, as the bot would) and a model with no calls recorded and no latency."""
+    worker = pool.workers.workers[0]
+    worker.settings = pool.settings
+    model.latency = 0.0
+    model.exchanges.clear()
+    return pool
 
 
 async def test_a_worker_writes_and_revises_like_the_bot_itself(service: GenerationService) -> None:
@@ -61,14 +78,15 @@ async def test_a_worker_writes_and_revises_like_the_bot_itself(service: Generati
 
 
 async def test_a_question_dropped_by_the_bot_stops_costing_model_calls(
-    service: GenerationService, slow_server: FakeOpenAI
+    service: GenerationService, model: FakeOpenAI
 ) -> None:
+    model.latency = SLOW_MODEL_S
     events = service.stream(request_for(service, TAXPAYER))
     assert isinstance(await anext(events), Progress)  # the router's decision; the draft call is under way
     await asyncio.sleep(0.2)
     await events.aclose()
     await asyncio.sleep(SLOW_MODEL_S * 2)
-    assert len(slow_server.exchanges) == 1, "the worker cancelled the run: no review call followed the draft"
+    assert len(model.exchanges) == 1, "the worker cancelled the run: no review call followed the draft"
 
 
 async def test_a_worker_that_dies_fails_its_question_and_the_next_one_starts_it_again(
@@ -76,7 +94,7 @@ async def test_a_worker_that_dies_fails_its_question_and_the_next_one_starts_it_
 ) -> None:
     events = service.stream(request_for(service, TAXPAYER))
     await anext(events)
-    service._workers.workers[0].process.kill()
+    service.workers.workers[0].process.kill()
     last = [event async for event in events][-1]
     assert last.outcome == "failed" and last.failure == WORKER_LOST and not last.ok
     again = await service.generate(request_for(service, TAXPAYER))
@@ -104,7 +122,7 @@ async def test_a_worker_that_cannot_start_again_fails_the_question_instead_of_th
 ) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the checkpoint folder should be")
-    worker = service._workers.workers[0]
+    worker = service.workers.workers[0]
     graph = worker.settings.graph.model_copy(update={"checkpoint_db": blocker / "checkpoints.sqlite"})
     worker.settings = worker.settings.model_copy(update={"graph": graph})
     worker.process.kill()

@@ -38,7 +38,8 @@ async def test_every_chapter_yields_verified_questions_of_each_type(settings, sa
         for chapter in chapters:
             for qtype in ("judge", "single", "multi"):
                 for mode in ("strict", "flexible"):
-                    result = await service.generate(service.new_request(1, qtype, mode, [chapter.key]))
+                    request = service.new_request(1, qtype, mode, [chapter.key]).request
+                    result = await service.generate(request)
                     if result.outcome == "passed":
                         assert result.question.qtype == qtype
                         assert tuple(result.question.chapter) == chapter.key
@@ -60,7 +61,7 @@ async def test_finance_answers_equal_their_calculator(settings, sample_sources):
     checked = failed = 0
     try:
         for _ in range(12):
-            request = service.new_request(2, "single", "flexible", calculation_only=True)
+            request = service.new_request(2, "single", "flexible", calculation_only=True).request
             result = await service.generate(request)
             if result.outcome != "passed":
                 assert result.question is None and result.failure, "a failure says why"
@@ -86,7 +87,7 @@ async def test_a_batch_of_twenty_has_no_repeated_stem(settings, sample_sources):
         stems = []
         for index in range(20):
             qtype = ("judge", "single", "multi")[index % 3]
-            result = await service.generate(service.new_request(3, qtype, "strict"))
+            result = await service.generate(service.new_request(3, qtype, "strict").request)
             assert result.ok
             stems.append(result.question.stem + "|".join(result.question.options))
     finally:
@@ -102,7 +103,7 @@ async def test_same_seed_same_question(settings, sample_sources):
     for question_id in ("first", "again"):
         service = await _open(settings, sample_sources)
         try:
-            request = request or service.new_request(4, "multi", "flexible")
+            request = request or service.new_request(4, "multi", "flexible").request
             result = await service.generate(request.model_copy(update={"question_id": question_id}))
             questions.append(result.question)
         finally:
@@ -114,10 +115,8 @@ async def test_same_seed_same_question(settings, sample_sources):
 async def test_a_finished_thread_is_pruned_to_one_checkpoint(settings, sample_sources):
     service = await _open(settings, sample_sources)
     try:
-        result = await service.generate(service.new_request(5, "judge", "strict"))
-        assert checkpoint_rows(service._saver, result.thread_id) == 1
-        assert await service.purge_chat(5) == 1
-        assert checkpoint_rows(service._saver, result.thread_id) == 0
+        result = await service.generate(service.new_request(5, "judge", "strict").request)
+        assert checkpoint_rows(service.runner.saver, result.thread_id) == 1
     finally:
         await service.close()
 
@@ -128,7 +127,7 @@ async def test_a_finished_thread_is_pruned_to_one_checkpoint(settings, sample_so
 )
 async def test_revision_after_restart_gives_v2_with_history(settings, sample_sources, reason, through):
     service = await _open(settings, sample_sources)
-    result = await service.generate(service.new_request(6, "single", "strict"))
+    result = await service.generate(service.new_request(6, "single", "strict").request)
     v1 = result.question
     await service.close()
 
@@ -153,7 +152,7 @@ async def test_revision_after_restart_gives_v2_with_history(settings, sample_sou
 
 async def test_an_unfinished_generation_resumes_after_a_crash(settings, sample_sources):
     service = await _open(settings, sample_sources)
-    request = service.new_request(7, "multi", "strict")
+    request = service.new_request(7, "multi", "strict").request
 
     async def run_until_writer() -> None:
         async for event in service.stream(request):
@@ -213,7 +212,7 @@ async def test_an_unchanged_question_never_passes_a_human_complaint(settings, sa
     try:
         request = service.new_request(
             8, "judge", "strict", [("第六篇 不动产登记与权属", "第十三章 不动产登记")]
-        )
+        ).request
         first = await service.generate(request.model_copy(update={"seed": 0}))
         assert first.outcome == "passed"
         events = [e async for e in service.revise(first.thread_id, "stem_unclear", "")]

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 import calc
 from graph.authors.base import AuthorError, CalcChoice, Task
-from graph.authors.llm import LLMAuthor, MissingApiKey, parse_reply
+from graph.authors.llm import LLMAuthor, MissingApiKey, parse_text_reply
 from graph.schemas import Draft, Issue, Question, ReviewVerdict, VerificationReport
 from retrieval.models import Slice
 from settings.model import LLMSettings
@@ -38,14 +38,8 @@ SLICE = Slice(
 TASK = Task(slice=SLICE, qtype="single", mode="strict", seed=0)
 
 
-def ai(content: Any = "", tool_args: dict[str, Any] | None = None) -> AIMessage:
-    calls = [{"name": "Draft", "args": tool_args, "id": "call_1"}] if tool_args is not None else []
-    return AIMessage(content=content, tool_calls=calls)
-
-
-def test_parse_reply_takes_tool_call_arguments_before_any_text() -> None:
-    other = DRAFT | {"answer": "A"}
-    assert parse_reply(ai(json.dumps(other), tool_args=DRAFT), Draft) == Draft(**DRAFT)
+def ai(content: Any) -> AIMessage:
+    return AIMessage(content=content)
 
 
 @pytest.mark.parametrize(
@@ -58,30 +52,30 @@ def test_parse_reply_takes_tool_call_arguments_before_any_text() -> None:
     ],
     ids=["plain", "json-fence", "bare-fence", "prose-around"],
 )
-def test_parse_reply_finds_the_json_object_in_message_text(text: str) -> None:
-    assert parse_reply(ai(text), Draft) == Draft(**DRAFT)
+def test_parse_text_reply_finds_the_json_object_in_message_text(text: str) -> None:
+    assert parse_text_reply(ai(text), Draft) == Draft(**DRAFT)
 
 
-def test_parse_reply_says_when_there_is_no_json_at_all() -> None:
+def test_parse_text_reply_says_when_there_is_no_json_at_all() -> None:
     with pytest.raises(ValueError, match="没有 JSON 对象"):
-        parse_reply(ai("抱歉，我无法完成这个任务。"), Draft)
+        parse_text_reply(ai("抱歉，我无法完成这个任务。"), Draft)
 
 
-def test_parse_reply_rejects_cut_off_json_and_objects_of_the_wrong_shape() -> None:
+def test_parse_text_reply_rejects_cut_off_json_and_objects_of_the_wrong_shape() -> None:
     with pytest.raises(json.JSONDecodeError):
-        parse_reply(ai(BROKEN_JSON + "}"), Draft)
+        parse_text_reply(ai(BROKEN_JSON + "}"), Draft)
     with pytest.raises(ValidationError, match="answer"):
-        parse_reply(ai(json.dumps({"stem": "题干（　）", "options": ["正确", "错误"]})), Draft)
+        parse_text_reply(ai(json.dumps({"stem": "题干（　）", "options": ["正确", "错误"]})), Draft)
 
 
-def test_parse_reply_reads_json_inside_text_content_blocks() -> None:
+def test_parse_text_reply_reads_json_inside_text_content_blocks() -> None:
     blocks = [{"type": "text", "text": json.dumps({"answer": "B"})}]
-    assert parse_reply(ai(blocks), ReviewVerdict).answer == "B"
+    assert parse_text_reply(ai(blocks), ReviewVerdict).answer == "B"
 
 
-def test_parse_reply_ignores_a_remark_after_the_object() -> None:
+def test_parse_text_reply_ignores_a_remark_after_the_object() -> None:
     text = json.dumps({"answer": "B"}) + "\n（注：{B} 为独立作答结果）"
-    assert parse_reply(ai(text), ReviewVerdict).answer == "B"
+    assert parse_text_reply(ai(text), ReviewVerdict).answer == "B"
 
 
 @pytest.fixture
@@ -110,6 +104,22 @@ async def test_function_calling_forces_the_schema_tool(server: FakeOpenAI) -> No
     assert request.forced_tool == "Draft" and request.tool_names == ["Draft"]
     assert request.response_format is None
     assert authored.draft == Draft(**DRAFT) and authored.qtype == "single"
+
+
+async def test_function_calling_asks_again_for_the_tool_when_the_reply_is_text(server: FakeOpenAI) -> None:
+    server.script(Reply.fenced(DRAFT), Reply.answer(DRAFT))
+    authored = await author_for(server).draft(TASK)
+    retry = server.requests()[1]
+    assert retry.is_parse_retry and "请调用 Draft 工具作答" in retry.texts("user")[-1]
+    assert retry.forced_tool == "Draft" and authored.draft == Draft(**DRAFT)
+
+
+async def test_function_calling_asks_again_when_the_tool_arguments_are_cut_off(server: FakeOpenAI) -> None:
+    server.script(Reply.broken(), Reply.answer(DRAFT))
+    authored = await author_for(server).draft(TASK)
+    retry = server.requests()[1]
+    assert "Draft 工具的参数不是完整的 JSON 对象" in retry.texts("user")[-1]
+    assert authored.draft == Draft(**DRAFT) and authored.usage["model_calls"] == 2
 
 
 async def test_json_mode_asks_for_a_json_object_and_shows_the_schema(server: FakeOpenAI) -> None:

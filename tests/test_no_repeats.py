@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from graph.service import GenerationService
+from retrieval.sampler import SamplerState
 from retrieval.sources import Sources
 from settings import Settings
 
@@ -14,7 +15,7 @@ from settings import Settings
 async def _round(service: GenerationService, chat: int, chapter, count: int, qtype: str, mode: str) -> list:
     questions = []
     for _ in range(count):
-        result = await service.generate(service.new_request(chat, qtype, mode, [chapter]))
+        result = await service.generate(service.new_request(chat, qtype, mode, [chapter]).request)
         if result.question is not None:
             questions.append(result.question)
     return questions
@@ -64,3 +65,26 @@ async def test_the_same_chat_history_gives_the_same_questions(settings: Settings
             await service.close()
         settings.graph.checkpoint_db = settings.graph.checkpoint_db.with_name("again.sqlite")
     assert stems[0] == stems[1]
+
+
+async def test_a_draw_hands_back_the_next_history_and_leaves_the_stored_one_as_it_was(
+    settings: Settings, sample_sources
+):
+    """A round that stops before storing the new history (a crash, a failed write) draws the same slice
+    again next time: the history it read is never advanced behind its back."""
+    chapter = _largest_chapter(sample_sources)
+    service = await GenerationService.open(settings, sources=sample_sources)
+    try:
+        stored = SamplerState()
+        first, after_first = service.new_request(11, "single", "strict", [chapter], sampler_state=stored)
+        assert stored == SamplerState()
+        assert after_first.draws == 1 and after_first.used == [first.slice_id]
+        again, _ = service.new_request(11, "single", "strict", [chapter], sampler_state=stored)
+        assert again.slice_id == first.slice_id and again.seed == first.seed
+        second, after_second = service.new_request(
+            11, "single", "strict", [chapter], sampler_state=after_first
+        )
+        assert second.slice_id != first.slice_id and after_second.draws == 2
+        assert after_first.draws == 1
+    finally:
+        await service.close()

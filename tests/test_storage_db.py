@@ -12,13 +12,10 @@ from storage import SchemaError, Store
 from storage import db as db_module
 from storage.db import Database
 from storage.migrations import LATEST_VERSION, MIGRATIONS, Migration
-from tests.test_storage_support import (  # noqa: F401 - the *_fixture names are pytest fixtures
+from tests.test_storage_support import (
     Clock,
-    clock_fixture,
-    db_path_fixture,
     deliver,
     make_world,
-    store_fixture,
 )
 
 TABLES = {

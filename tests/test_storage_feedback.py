@@ -10,13 +10,10 @@ import pytest
 from graph.schemas import GenerationRequest
 from storage import ConflictError, InvalidValueError, Store
 from storage.feedback import DOWN, UP
-from tests.test_storage_support import (  # noqa: F401 - the *_fixture names are pytest fixtures
+from tests.test_storage_support import (
     Clock,
-    clock_fixture,
-    db_path_fixture,
     deed_tax_question,
     make_world,
-    store_fixture,
     vat_question,
 )
 

@@ -10,14 +10,11 @@ from graph.schemas import GenerationRequest
 from retrieval.sampler import SamplerState
 from storage import ConflictError, InvalidValueError, NotFoundError, SchemaError, Store
 from storage.quiz_settings import QuizSettings
-from tests.test_storage_support import (  # noqa: F401 - the *_fixture names are pytest fixtures
+from tests.test_storage_support import (
     Clock,
-    clock_fixture,
-    db_path_fixture,
     deed_tax_question,
     deliver,
     make_world,
-    store_fixture,
     vat_question,
 )
 

@@ -12,15 +12,12 @@ from storage import ConflictError, InvalidValueError, Store
 from storage.deliveries import Delivery
 from storage.quiz_settings import QuizSettings
 from storage.rounds import week_start
-from tests.test_storage_support import (  # noqa: F401 - the *_fixture names are pytest fixtures
+from tests.test_storage_support import (
     MONDAY_10AM_SHANGHAI,
     Clock,
     World,
-    clock_fixture,
-    db_path_fixture,
     deliver,
     make_world,
-    store_fixture,
     vat_question,
 )
 

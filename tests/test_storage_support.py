@@ -1,14 +1,10 @@
-"""Shared fixtures and builders for the storage tests; it holds no tests itself (its name only follows
-the test_storage_* pattern of the storage test modules that import it)."""
+"""Builders for the storage tests (their fixtures are in conftest.py); it holds no tests itself (its name only
+follows the test_storage_* pattern of the storage test modules that import it)."""
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from pathlib import Path
-
-import pytest
 
 from graph.schemas import GenerationRequest, Question
 from storage import Store
@@ -31,25 +27,6 @@ class Clock:
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
-
-
-# Fixtures carry their pytest name in the decorator so that modules importing them do not shadow the
-# imported names with their test arguments.
-@pytest.fixture(name="clock")
-def clock_fixture() -> Clock:
-    return Clock()
-
-
-@pytest.fixture(name="db_path")
-def db_path_fixture(tmp_path: Path) -> Path:
-    return tmp_path / "examforge.sqlite"
-
-
-@pytest.fixture(name="store")
-async def store_fixture(db_path: Path, clock: Clock) -> AsyncIterator[Store]:
-    opened = await Store.open(db_path, clock)
-    yield opened
-    await opened.close()
 
 
 def deed_tax_question(stem_suffix: str = "") -> Question:

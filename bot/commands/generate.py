@@ -110,7 +110,7 @@ async def _question(
 ) -> AsyncIterator[Progress | Result] | None:
     """The events of question `number`: a new generation, or the rest of an interrupted one; None when the
     batch already finished it. The slice is drawn either way, so later questions match the first run's."""
-    request = service.new_request(CLI_CHAT_ID, args.qtype, args.mode, chapters, args.calculation_only)
+    request = service.new_request(CLI_CHAT_ID, args.qtype, args.mode, chapters, args.calculation_only).request
     if args.resume is None:
         return service.stream(request)
     request = request.model_copy(update={"question_id": f"{args.resume}-{number}"})

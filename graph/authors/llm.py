@@ -11,11 +11,13 @@ import asyncio
 import json
 import os
 import re
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import httpx
 import openai
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import Runnable
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, SecretStr, ValidationError
 
@@ -82,10 +84,12 @@ def _add(total: dict[str, int], more: dict[str, int]) -> dict[str, int]:
     return {key: total.get(key, 0) + more.get(key, 0) for key in {*total, *more}}
 
 
-def parse_reply(message: AIMessage, schema: type[Schema]) -> Schema:
-    """Tool-call arguments first, then the message text with or without a ```json fence."""
-    for call in message.tool_calls or []:
-        return schema.model_validate(call["args"])
+def parse_text_reply(message: AIMessage, schema: type[Schema]) -> Schema:
+    """The JSON object in the message text, with or without a ```json fence and with any prose around it.
+
+    Strict where langchain's JSON output parser is lenient: that parser completes a cut-off object (a model
+    that hit its output limit mid-explanation), which would deliver the shortened question instead of asking
+    again; here such a reply fails and is re-asked."""
     text = str(message.text)  # joins text blocks too (the content shape of Responses-API models)
     fenced = _FENCE.match(text)
     body = fenced.group(1) if fenced else text.strip()
@@ -94,6 +98,25 @@ def parse_reply(message: AIMessage, schema: type[Schema]) -> Schema:
         raise ValueError("回复中没有 JSON 对象")
     value, _ = json.JSONDecoder().raw_decode(body[start:])  # a remark after the object is ignored
     return schema.model_validate(value)
+
+
+def _tool_reply(reply: dict[str, Any], schema: type[Schema]) -> Schema:
+    """What `with_structured_output(..., include_raw=True)` made of a function-calling reply; a reply without
+    a usable call of the schema's tool is a parse failure, named for the retry prompt."""
+    if reply["parsing_error"] is not None:
+        raise ValueError(str(reply["parsing_error"]))
+    if reply["parsed"] is None:
+        if reply["raw"].invalid_tool_calls:
+            raise ValueError(f"{schema.__name__} 工具的参数不是完整的 JSON 对象")
+        raise ValueError(f"回复中没有 JSON 对象：请调用 {schema.__name__} 工具作答")
+    return reply["parsed"]
+
+
+@dataclass(frozen=True)
+class _Binding:
+    runnable: Runnable[Any, Any]
+    system: str
+    tool: bool  # replies are with_structured_output's {raw, parsed, parsing_error}, not bare messages
 
 
 class LLMAuthor:
@@ -117,9 +140,9 @@ class LLMAuthor:
             max_retries=settings.max_retries,
         )
         self._slots = asyncio.Semaphore(settings.max_concurrency)
-        self._bindings: dict[str, tuple[Any, str]] = {}
+        self._bindings: dict[str, _Binding] = {}
 
-    async def _call(self, runnable: Any, messages: list[BaseMessage]) -> AIMessage:
+    async def _call(self, runnable: Runnable[Any, Any], messages: list[BaseMessage]) -> Any:
         try:
             async with self._slots:
                 return await runnable.ainvoke(messages)
@@ -128,15 +151,25 @@ class LLMAuthor:
             detail = f"{type(exc).__name__}, HTTP {status}" if status else type(exc).__name__
             raise AuthorError(f"模型调用失败（{detail}）", unavailable=True) from exc
 
-    def _binding(self, schema: type[BaseModel]) -> tuple[Any, str]:
+    def _binding(self, schema: type[BaseModel]) -> _Binding:
         """The model bound for one schema's structured output, and its system prompt; built once per schema
-        (turning a schema into a tool definition is not free, and it never changes)."""
+        (turning a schema into a tool definition is not free, and it never changes).
+
+        Function calling goes through `with_structured_output(include_raw=True)`: the tool is forced and its
+        arguments validated by langchain, and the raw reply stays at hand for its usage. json_mode and
+        json_schema keep their own binding and `parse_text_reply`, because `with_structured_output` cannot
+        keep two guarantees for them: its JSON parser (json_mode, and json_schema given the schema as a dict)
+        completes a cut-off reply instead of failing it, and json_schema given the model class has the OpenAI
+        client's `parse()` validate the reply inside the call, so a reply that does not fit raises there,
+        before any parse retry and without the raw message whose tokens were spent.
+        """
         if schema.__name__ in self._bindings:
             return self._bindings[schema.__name__]
         method = self.settings.structured_output
         system = prompts.SYSTEM
+        runnable: Runnable[Any, Any]
         if method == "function_calling":
-            runnable = self.chat.bind_tools([schema], tool_choice=schema.__name__)
+            runnable = self.chat.with_structured_output(schema, method=method, include_raw=True)
         elif method == "json_mode":
             schema_text = json.dumps(schema.model_json_schema(), ensure_ascii=False)
             system += prompts.JSON_SCHEMA_HINT.format(schema=schema_text)
@@ -148,20 +181,21 @@ class LLMAuthor:
                     "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema()},
                 }
             )
-        self._bindings[schema.__name__] = (runnable, system)
-        return runnable, system
+        binding = self._bindings[schema.__name__] = _Binding(runnable, system, method == "function_calling")
+        return binding
 
     async def _structured(self, schema: type[Schema], prompt: str) -> tuple[Schema, dict[str, int]]:
-        runnable, system = self._binding(schema)
-        messages: list[BaseMessage] = [SystemMessage(system), HumanMessage(prompt)]
+        binding = self._binding(schema)
+        messages: list[BaseMessage] = [SystemMessage(binding.system), HumanMessage(prompt)]
         usage: dict[str, int] = {}
         error = ""
         for _ in range(self.settings.parse_retries + 1):
-            reply = await self._call(runnable, messages)
-            usage = _add(usage, _usage(reply))
+            reply = await self._call(binding.runnable, messages)
+            usage = _add(usage, _usage(reply["raw"] if binding.tool else reply))
             try:
-                return parse_reply(reply, schema), usage
-            except (ValueError, ValidationError, json.JSONDecodeError) as exc:
+                parsed = _tool_reply(reply, schema) if binding.tool else parse_text_reply(reply, schema)
+                return parsed, usage
+            except (ValueError, ValidationError) as exc:
                 error = str(exc).splitlines()[0][:200]
                 messages = [*messages[:2], HumanMessage(prompts.PARSE_RETRY.format(error=error))]
         raise AuthorError(f"模型连续{self.settings.parse_retries + 1}次返回无法解析的内容：{error}")

@@ -90,7 +90,6 @@ async def critic(state: GenerationState, runtime: Runtime[GenerationContext]) ->
         report = VerificationReport(
             status="fatal",
             issues=[Issue(type="incompleteness", severity="major", detail=reason)],
-            return_to="planning",
         )
         return {"report": report.model_dump(), "critic_failures": failures + 1} | step(
             "critic", "fatal", reason
