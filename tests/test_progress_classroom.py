@@ -9,15 +9,7 @@ from graph.schemas import GenerationRequest
 from progress.classroom import chart_series, class_stats, summary
 from storage import Store
 from storage.quiz_settings import QuizSettings
-from tests.test_storage_support import (  # noqa: F401 - the *_fixture names are pytest fixtures
-    Clock,
-    clock_fixture,
-    db_path_fixture,
-    deed_tax_question,
-    deliver,
-    store_fixture,
-    vat_question,
-)
+from tests.test_storage_support import Clock, deed_tax_question, deliver, vat_question
 
 GROUP, TEACHER = -100, 7
 DAY = 86400.0

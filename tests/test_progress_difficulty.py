@@ -7,13 +7,7 @@ import pytest
 from progress.difficulty import MIN_ANSWERS, estimate, question_difficulties
 from storage import Store
 from tests.test_progress_support import TAXES, answer, learner, new_question
-from tests.test_storage_support import (  # noqa: F401 - the *_fixture names are pytest fixtures
-    Clock,
-    clock_fixture,
-    db_path_fixture,
-    deed_tax_question,
-    store_fixture,
-)
+from tests.test_storage_support import Clock, deed_tax_question
 
 
 def test_the_authors_estimate_stands_until_the_threshold() -> None:

@@ -30,15 +30,7 @@ from storage.feedback import DOWN, UP
 from storage.questions import QuestionVersion
 from storage.quiz_settings import QuizSettings
 from tests.conftest import ROOT
-from tests.test_storage_support import (  # noqa: F401 - the *_fixture names are pytest fixtures
-    Clock,
-    clock_fixture,
-    db_path_fixture,
-    deed_tax_question,
-    deliver,
-    store_fixture,
-    vat_question,
-)
+from tests.test_storage_support import Clock, deed_tax_question, deliver, vat_question
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 DAY = 86400.0

@@ -18,13 +18,7 @@ from progress.pastpapers import (
 from retrieval.models import MotherQuestion
 from retrieval.sources import Sources
 from storage import Store
-from tests.test_storage_support import (  # noqa: F401 - the *_fixture names are pytest fixtures
-    Clock,
-    clock_fixture,
-    db_path_fixture,
-    deliver,
-    store_fixture,
-)
+from tests.test_storage_support import Clock, deliver
 
 LEARNER, OTHER_LEARNER = 31, 32
 

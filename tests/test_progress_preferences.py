@@ -15,13 +15,7 @@ from progress.summary import reminder_text
 from storage import InvalidValueError, Store
 from storage.preferences import Preferences
 from tests.test_progress_support import TAXES, answer, learner, new_question
-from tests.test_storage_support import (  # noqa: F401 - the *_fixture names are pytest fixtures
-    MONDAY_10AM_SHANGHAI,
-    Clock,
-    clock_fixture,
-    db_path_fixture,
-    store_fixture,
-)
+from tests.test_storage_support import MONDAY_10AM_SHANGHAI, Clock
 
 
 @pytest.mark.parametrize(

@@ -9,14 +9,7 @@ from progress.review import due_questions, outlook, record_answer
 from progress.summary import outlook_text
 from storage import Store
 from tests.test_progress_support import DAY, TAXES, answer, learner, new_question
-from tests.test_storage_support import (  # noqa: F401 - the *_fixture names are pytest fixtures
-    MONDAY_10AM_SHANGHAI,
-    Clock,
-    clock_fixture,
-    db_path_fixture,
-    deed_tax_question,
-    store_fixture,
-)
+from tests.test_storage_support import MONDAY_10AM_SHANGHAI, Clock, deed_tax_question
 
 T0 = MONDAY_10AM_SHANGHAI
 MINUTE = 60.0

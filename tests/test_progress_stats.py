@@ -11,13 +11,7 @@ from progress.summary import stats_text
 from retrieval.sources import Sources
 from storage import Store
 from tests.test_progress_support import BASICS, CONTRACTS, DAY, TAXES, answer_new, learner
-from tests.test_storage_support import (  # noqa: F401 - the *_fixture names are pytest fixtures
-    MONDAY_10AM_SHANGHAI,
-    Clock,
-    clock_fixture,
-    db_path_fixture,
-    store_fixture,
-)
+from tests.test_storage_support import MONDAY_10AM_SHANGHAI, Clock
 
 SHANGHAI = "Asia/Shanghai"
 

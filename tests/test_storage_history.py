@@ -10,13 +10,7 @@ from storage import Store
 from storage.db import Database
 from storage.migrations import MIGRATIONS
 from tests.test_progress_support import BASICS, TAXES, answer, learner, new_question
-from tests.test_storage_support import (  # noqa: F401 - the *_fixture names are pytest fixtures
-    Clock,
-    clock_fixture,
-    db_path_fixture,
-    deed_tax_question,
-    store_fixture,
-)
+from tests.test_storage_support import Clock, deed_tax_question
 
 
 async def test_answers_stored_before_the_upgrade_carry_their_chapter(db_path: Path, clock: Clock) -> None:

@@ -10,12 +10,7 @@ from storage import InvalidValueError, NotFoundError, Store
 from storage.preferences import Preferences
 from storage.quiz_settings import QuizSettings
 from tests.test_progress_support import BASICS, TAXES, learner
-from tests.test_storage_support import (  # noqa: F401 - the *_fixture names are pytest fixtures
-    Clock,
-    clock_fixture,
-    db_path_fixture,
-    store_fixture,
-)
+from tests.test_storage_support import Clock
 
 
 async def test_defaults_until_changed_and_kept_across_a_restart(db_path: Path, clock: Clock) -> None:

@@ -8,13 +8,7 @@ import pytest
 from storage import NotFoundError, Store
 from storage.reviews import Reschedule
 from tests.test_progress_support import TAXES, learner, new_question
-from tests.test_storage_support import (  # noqa: F401 - the *_fixture names are pytest fixtures
-    Clock,
-    clock_fixture,
-    db_path_fixture,
-    deed_tax_question,
-    store_fixture,
-)
+from tests.test_storage_support import deed_tax_question
 
 
 async def test_one_row_per_learner_and_question_across_versions(store: Store) -> None:
