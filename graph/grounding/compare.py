@@ -77,6 +77,8 @@ _FILLER = re.compile(
 # Words that turn a rule round rather than change its subject: a swap involving them is the contradiction.
 _TURNING = re.compile(r"不|没|未|无|非|应|须|得|可")
 _WINDOW = 3
+# The characters of the head two terms share: "遗嘱" of "公证遗嘱" and "自书遗嘱".
+_HEAD = 2
 # A phrase that only cites where a rule comes from ("《民法典》第九百六十五条规定", "按照《物权法》").
 _CITATION = re.compile(
     r"(?:(?:依照|按照|根据|依据)?《[^》]{2,30}》(?:第[^，,]{1,12}条)?(?:的)?(?:规定|明确|要求|界定)?)"
@@ -542,11 +544,35 @@ def listed_under(claim: Claim, passage: Passage) -> str:
     return f"教材列举的各项中有“{listed}”"
 
 
+def _rival_in_place(written: str, said: str, claim: Claim, passage: Passage) -> str:
+    """Why the sentence denies the statement's term the place it gives its own: both are terms of one
+    head ("公证遗嘱", "自书遗嘱"), the sentence names both, and says of its own what the statement says of
+    the other ("先立了公证遗嘱，后来又…自书遗嘱…按照后立的自书遗嘱处理" against "按照公证遗嘱处理"). ""
+    when the sentence does not name the statement's term."""
+    theirs, mine = _words(written.replace("|", "")), _words(said)
+    stated = _words(normalise(claim.whole or claim.clause))
+    if len(theirs) < 2 or len(mine) < 2 or theirs in stated or mine not in stated:
+        return ""
+    head = stated[stated.find(mine) + len(mine) :][:_HEAD]
+    text = _words(passage.norm)
+    at = text.find(theirs + head)
+    if len(head) < _HEAD or at < 0:
+        return ""
+    elsewhere = text[:at] + "|" + text[at + len(theirs) :]
+    if mine + head not in elsewhere:
+        return ""
+    return f"教材中此处为“{theirs}{head}”，而非“{mine}{head}”"
+
+
 def _contradiction(claim: Claim, passage: Passage) -> str:
     said, written = normalise(claim.clause), passage.norm
     swapped = _key_swap(claim.whole, passage)
     if swapped:
         return swapped
+    local = substitution(claim.clause, window(claim.clause, passage), added=False)
+    rival = _rival_in_place(*local, claim, passage) if local else ""
+    if rival:
+        return rival
     other = substitution(claim.clause, passage.text, added=False)
     if other and other[1] and not is_opposite(*other) and not _TURNING.search("".join(other)):
         return ""  # other words in the same place: another subject, not this rule turned round

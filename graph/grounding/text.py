@@ -182,7 +182,7 @@ _SUPERLATIVES = {
     "下限": "lower",
 }
 _NUMBER = re.compile(
-    rf"(?<![\d.])(\d+(?:,\d{{3}})*(?:\.\d+)?)\s*({_UNIT})?|(?<![第{_CN_DIGITS}])([{_CN_DIGITS}]+)({_UNIT})"
+    rf"(?<![\d.])(\d+(?:,\d{{3}})*(?:\.\d+)?)\s*({_UNIT})?|(?<![第同{_CN_DIGITS}])([{_CN_DIGITS}]+)({_UNIT})"
 )
 CONTENT = re.compile(r"[\u4e00-\u9fffa-z]+")
 CLAUSE_STOPS = re.compile(r"[，,；;。！!？?：:\n]+")
