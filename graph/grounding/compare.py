@@ -546,9 +546,10 @@ def listed_under(claim: Claim, passage: Passage) -> str:
 
 def _rival_in_place(written: str, said: str, claim: Claim, passage: Passage) -> str:
     """Why the sentence denies the statement's term the place it gives its own: both are terms of one
-    head ("公证遗嘱", "自书遗嘱"), the sentence names both, and says of its own what the statement says of
-    the other ("先立了公证遗嘱，后来又…自书遗嘱…按照后立的自书遗嘱处理" against "按照公证遗嘱处理"). ""
-    when the sentence does not name the statement's term."""
+    head, and where the statement names its term twice — in the case, as the sentence does, and again in
+    what follows — the sentence names its own the second time ("先立了公证遗嘱，后来又…自书遗嘱…按照后立
+    的自书遗嘱处理" against "先立了公证遗嘱…按照公证遗嘱处理"). "" otherwise: another word in one place
+    alone may be a synonym ("出售住房" for "买卖住房")."""
     theirs, mine = _words(written.replace("|", "")), _words(said)
     stated = _words(normalise(claim.whole or claim.clause))
     if len(theirs) < 2 or len(mine) < 2 or theirs in stated or mine not in stated:
@@ -556,8 +557,8 @@ def _rival_in_place(written: str, said: str, claim: Claim, passage: Passage) -> 
     head = stated[stated.find(mine) + len(mine) :][:_HEAD]
     text = _words(passage.norm)
     at = text.find(theirs + head)
-    if len(head) < _HEAD or at < 0:
-        return ""
+    if len(head) < _HEAD or at < 0 or stated.count(mine + head) < 2:
+        return ""  # the statement names its term where the sentence names it too, and again in its place
     elsewhere = text[:at] + "|" + text[at + len(theirs) :]
     if mine + head not in elsewhere:
         return ""
@@ -730,19 +731,19 @@ def figure_of_another_case(said: str, source: str) -> str:
 
 def _without_setting(claim: Claim, passage: Passage) -> Claim | None:
     """The claim without the setting it opens with ("采用资金监管的存量房交易中，…", "个人销售住房缴纳增值税
-    时，…") when the sentence does not say it but the knowledge point it belongs to is about it, as a
-    textbook states a rule once under the heading of its situation. The rest must be the sentence's words
-    nearly all, and a setting the heading does not name stays part of the claim: "个人出售非住宅时" is
-    another case under a heading of 住房."""
+    时，…") when the sentence states no setting of its own but the heading of its knowledge point (or its
+    list's lead) names this one, as a textbook states a rule once under the heading of its situation.
+    The rest must be the sentence's words nearly all, and a setting the heading does not name stays part
+    of the claim: "个人出售非住宅时" is another case under a heading of 住房."""
     setting, _, rest = claim.clause.partition("，")
     if (
         not rest
         or not _SETTING.search(setting)
         or _LISTING.search(setting)
         or (claim.option and claim.option not in rest)
-        or coverage(setting, grams(window(rest, passage))) >= SUPPORT
+        or any(_SETTING.search(phrase) for phrase in _PHRASES.split(passage.text))
         or said_in(rest, window(rest, passage)) < SUPPORT  # the rest is said nearly word for word
-        or coverage(setting, grams(f"{passage.setting}，{passage.lead}{passage.text}")) < SUPPORT
+        or coverage(setting, grams(f"{passage.setting}，{passage.lead}")) < PARAPHRASE
     ):
         return None
     return replace(claim, clause=rest)

@@ -213,7 +213,7 @@ def clauses(text: str) -> list[str]:
             _ITEM_OPENING.match(part) is not None  # an item says what it says under its list's lead
             or len(content_chars(part)) < _CLAUSE_MIN
             or len(content_chars(merged[-1])) < _CLAUSE_MIN
-            or merged[-1].endswith("的")
+            or merged[-1].endswith(("的", "时", "中"))
             or _REFERS_BACK.search(part)
         )
         if joins:
