@@ -129,8 +129,8 @@ def conjunct_of(option: str, item: str) -> bool:
             taken += i2 - i1
         elif tag != "insert" or re.search(r"[\d不未无非没]", extra):
             return False  # the option has words the item does not, or the item a negation or figure more
-        elif not (
-            (j1 and _CONJUNCTION.match(extra)) or (j2 < len(written) and _CONJUNCTION.search(extra[-1]))
+        elif not j1 or not (
+            _CONJUNCTION.match(extra) or (j2 < len(written) and _CONJUNCTION.match(extra[-1]))
         ):
-            return False  # words left out that are no whole conjunct: a fragment of the item
+            return False  # the shared words it opens with left out, or words that are no whole conjunct
     return taken == len(said)
