@@ -533,6 +533,12 @@ CASES = [
         text="应当缴纳契税的权属转移行为包括：（1）国有土地使用权出让；（2）房屋买卖、赠与和互换。",
     ),
     Slice(
+        id="gift",
+        path=("第一篇 权利", "第三章 合同", "第二节 赠与合同"),
+        mastery="掌握",
+        text="父母与子女签订的房屋赠与合同未经公证、房屋尚未办理转移登记的，赠与人此时仍可以撤销该赠与。",
+    ),
+    Slice(
         id="escrow",
         path=("第五篇 交易", "第十章 交易资金", "第一节 存量房交易资金监管"),
         mastery="熟悉",
@@ -556,6 +562,13 @@ def test_a_case_names_by_their_names_the_parties_the_textbook_names_by_role():
     # a word that is no person's name keeps its place: 买受人 is not the textbook's 被继承人
     other = "买受人去世后，其儿子小孙在遗产处理前一直没有作出接受或者放弃继承的表示，视为小孙接受继承"
     assert case_verdicts(judge(other, "A", succession)) != ["supported"]
+
+
+def test_a_person_the_sentence_has_no_place_for_is_the_case_s_and_has_no_right_it_denies():
+    scene = "老郑与儿子签订了房屋赠与合同，该合同未经公证，房屋尚未办理转移登记。"
+    gift = CASE_SLICES["gift"]
+    assert case_verdicts(judge(f"{scene}此时老郑可以撤销该赠与", "A", gift)) == ["supported"]
+    assert case_verdicts(judge(f"{scene}此时老郑无权撤销该赠与", "B", gift)) == ["contradicted"]
 
 
 def test_a_term_the_sentence_sets_apart_from_its_own_in_the_same_place_is_contradicted():

@@ -33,7 +33,7 @@ from graph.grounding.markers import (
     polarity_clash,
     sequence,
 )
-from graph.grounding.roles import MOST_NAMES, named_person, party
+from graph.grounding.roles import MOST_NAMES, named_person, party, people
 from graph.grounding.text import GLUE, bare, content_chars, content_runs, coverage, grams, normalise, numbers
 
 Verdict = Literal["supported", "contradicted", "unknown"]
@@ -595,8 +595,9 @@ def _contradiction(claim: Claim, passage: Passage) -> str:
 def _as_roles(claim: Claim, passage: Passage) -> Claim | None:
     """The claim with each person of its case called by the role the sentence names in the same place
     ("老孙去世后" read against "被继承人去世后"); the same person named again is left out ("视为小孙接受
-    继承" against "视为接受继承"), as the textbook leaves out a subject once named. None when the sentence
-    puts no role where a name stands."""
+    继承" against "视为接受继承"), as the textbook leaves out a subject once named; a person the sentence
+    has no place for is left out as the scene's "王某" is ("此时老郑可以撤销该赠与" against "赠与人此时仍可以
+    撤销该赠与"). None when the clause names no one."""
     clause, renamed = claim.clause, {}
     for _ in range(MOST_NAMES):
         found = substitution(clause, passage.text)
@@ -607,6 +608,10 @@ def _as_roles(claim: Claim, passage: Passage) -> Claim | None:
             break
         renamed[found[1]] = role
         clause = _renamed(clause, found[1], role)
+    if not passage.example:  # anyone the sentence has no place for is the case's, like its 王某
+        for name in dict.fromkeys(people(clause)):
+            renamed[name] = ""
+            clause = clause.replace(name, "")
     if not renamed:
         return None
 

@@ -33,3 +33,8 @@ def named_person(words: str) -> bool:
 def party(words: str) -> bool:
     """The words name a party of a rule (a role), not a thing or an act."""
     return ROLE.fullmatch(words) is not None and not PERSON.search(words)
+
+
+def people(text: str) -> list[str]:
+    """The names of people in the text, in order."""
+    return PERSON.findall(text)
