@@ -610,8 +610,9 @@ def _as_roles(claim: Claim, passage: Passage) -> Claim | None:
         clause = _renamed(clause, found[1], role)
     if not passage.example:  # anyone the sentence has no place for is the case's, like its 王某
         for name in dict.fromkeys(people(clause)):
-            renamed[name] = ""
-            clause = clause.replace(name, "")
+            if name not in passage.norm:
+                renamed[name] = ""
+                clause = clause.replace(name, "")
     if not renamed:
         return None
 
