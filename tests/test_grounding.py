@@ -506,3 +506,104 @@ def test_grounding_stays_fast_on_a_large_knowledge_base():
             ground_question(question, library.knowledge.get(question.slice_id), library)
     per_question = (time.perf_counter() - start) / 30
     assert per_question < 0.015
+
+
+# --- paraphrases of cases, lists and settings ---------------------------------------------------------
+
+CASES = [
+    Slice(
+        id="succession",
+        path=("第一篇 权利", "第二章 继承", "第二节 接受与放弃继承"),
+        mastery="掌握",
+        text="被继承人去世后，其儿子等继承人在遗产处理前一直没有作出接受或者放弃继承表示的，视为接受继承。",
+    ),
+    Slice(
+        id="wills",
+        path=("第一篇 权利", "第二章 继承", "第三节 遗嘱继承"),
+        mastery="掌握",
+        text=(
+            "遗嘱人先立了公证遗嘱，后来又亲笔书写自书遗嘱，两份遗嘱对同一房屋的处理内容相抵触的，"
+            "按照后立的自书遗嘱处理。"
+        ),
+    ),
+    Slice(
+        id="deed_acts",
+        path=("第四篇 税费", "第七章 买方税费", "第一节 契税的征收范围"),
+        mastery="掌握",
+        text="应当缴纳契税的权属转移行为包括：（1）国有土地使用权出让；（2）房屋买卖、赠与和互换。",
+    ),
+    Slice(
+        id="gift",
+        path=("第一篇 权利", "第三章 合同", "第二节 赠与合同"),
+        mastery="掌握",
+        text="父母与子女签订的房屋赠与合同未经公证、房屋尚未办理转移登记的，赠与人此时仍可以撤销该赠与。",
+    ),
+    Slice(
+        id="escrow",
+        path=("第五篇 交易", "第十章 交易资金", "第一节 存量房交易资金监管"),
+        mastery="熟悉",
+        text="监管资金划转给卖方，应当以房屋完成转移登记为前提。",
+    ),
+]
+CASE_SLICES = {s.id: s for s in CASES}
+CASE_LIBRARY = SimpleNamespace(knowledge=KnowledgeIndex(CASES), facts=FactBase(()))
+
+
+def case_verdicts(question: Question) -> list[str]:
+    grounding = ground_question(question, CASE_SLICES[question.slice_id], CASE_LIBRARY)
+    return [f.verdict for f in grounding.statements]
+
+
+def test_a_case_names_by_their_names_the_parties_the_textbook_names_by_role():
+    case = "老孙去世后，其儿子小孙在遗产处理前一直没有作出接受或者放弃继承的表示，视为小孙{}继承"
+    succession = CASE_SLICES["succession"]
+    assert case_verdicts(judge(case.format("接受"), "A", succession)) == ["supported"]
+    assert case_verdicts(judge(case.format("放弃"), "B", succession)) != ["supported"]
+    # a word that is no person's name keeps its place: 买受人 is not the textbook's 被继承人
+    other = "买受人去世后，其儿子小孙在遗产处理前一直没有作出接受或者放弃继承的表示，视为小孙接受继承"
+    assert case_verdicts(judge(other, "A", succession)) != ["supported"]
+
+
+def test_a_person_the_sentence_has_no_place_for_is_the_case_s_and_has_no_right_it_denies():
+    scene = "老郑与儿子签订了房屋赠与合同，该合同未经公证，房屋尚未办理转移登记。"
+    gift = CASE_SLICES["gift"]
+    assert case_verdicts(judge(f"{scene}此时老郑可以撤销该赠与", "A", gift)) == ["supported"]
+    assert case_verdicts(judge(f"{scene}此时老郑无权撤销该赠与", "B", gift)) == ["contradicted"]
+
+
+def test_a_term_the_sentence_sets_apart_from_its_own_in_the_same_place_is_contradicted():
+    scene = "老赵生前先立了一份公证遗嘱，后来又亲笔书写了一份自书遗嘱，两份遗嘱对同一套房屋的处理内容相抵触。"
+    wills = CASE_SLICES["wills"]
+    assert case_verdicts(judge(f"{scene}该房屋应当按照公证遗嘱处理", "B", wills)) == ["contradicted"]
+    # a will the sentence does not name is another case it says nothing of
+    assert case_verdicts(judge(f"{scene}该房屋应当按照代书遗嘱处理", "B", wills)) == ["unknown"]
+
+
+def test_an_option_may_be_one_conjunct_of_a_listed_item_with_the_words_they_share():
+    deed_acts = CASE_SLICES["deed_acts"]
+    acts = Fact(
+        id="deed_acts#1",
+        kind="enumeration",
+        slice_id="deed_acts",
+        source=deed_acts.text,
+        subject="应当缴纳契税的权属转移行为",
+        items=("国有土地使用权出让", "房屋买卖、赠与和互换"),
+    )
+    library = SimpleNamespace(knowledge=KnowledgeIndex(CASES), facts=FactBase([acts]))
+    question = choice(
+        "下列转移房屋权属的行为中，承受方应当缴纳契税的有（　）。",
+        ["房屋赠与", "房屋互换", "房屋出租", "房屋抵押"],
+        "AB",
+        deed_acts,
+    )
+    found = [f.verdict for f in ground_question(question, deed_acts, library).statements]
+    # acts the item does not list, whatever words they share with it
+    assert found == ["supported", "supported", "unknown", "unknown"]
+
+
+def test_a_setting_the_knowledge_point_is_about_need_not_be_repeated_by_its_sentence():
+    rule = "监管资金划转给卖方，应当以房屋完成转移登记为前提"
+    escrow = CASE_SLICES["escrow"]
+    assert case_verdicts(judge(f"采用资金监管的存量房交易中，{rule}", "A", escrow)) == ["supported"]
+    # a setting the heading does not name is another case: the sentence says nothing of it
+    assert case_verdicts(judge(f"新建商品房预售过程中，{rule}", "A", escrow)) == ["unknown"]

@@ -62,7 +62,8 @@ class Passage:
     """One textbook sentence of a slice, `index` its place in the book. An `example` sentence (a worked
     example, a sample figure) states one case: it may support a statement about that case but never
     contradicts a rule. An item of a numbered list keeps the list's `lead` ("经纪人员不得有下列行为："),
-    which says what the items are; `grams` covers both."""
+    which says what the items are; `grams` covers both. `setting` is the path of the sentence's knowledge
+    point ("…> 存量房交易资金监管"): the situation every sentence of it speaks of without repeating it."""
 
     index: int
     text: str
@@ -73,6 +74,7 @@ class Passage:
     keys: tuple[Key, ...] = ()
     example: bool = False
     lead: str = ""
+    setting: str = ""
 
 
 def sentences(text: str) -> list[str]:
@@ -171,7 +173,9 @@ class SourceBook:
         self.passages: list[Passage] = []
         self.by_slice: dict[str, list[int]] = {}
         self._bare_text: dict[str, str] = {}
+        self._settings: dict[str, str] = {}
         for slice_ in slices:
+            self._settings[slice_.id] = slice_.path_text
             seen: set[str] = set()
             for sentence in _slice_sentences(slice_):
                 norm = normalise(sentence.text)
@@ -197,6 +201,7 @@ class SourceBook:
             keys=keys,
             example=example,
             lead=lead,
+            setting=self._settings.get(slice_id, ""),
         )
         self.passages.append(passage)
         ids.append(passage.index)

@@ -13,14 +13,14 @@ and negations — a list item under "不得有下列行为" supports no claim th
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Literal
 
 from graph.grounding.book import Passage
 from graph.grounding.figures import number_check, other_case, outside_period, same
-from graph.grounding.lists import item_head, list_verdict, lists, names
+from graph.grounding.lists import conjunct_of, item_head, list_verdict, lists, names
 from graph.grounding.markers import (
     act_flip,
     breach,
@@ -33,6 +33,7 @@ from graph.grounding.markers import (
     polarity_clash,
     sequence,
 )
+from graph.grounding.roles import MOST_NAMES, named_person, party, people
 from graph.grounding.text import GLUE, bare, content_chars, content_runs, coverage, grams, normalise, numbers
 
 Verdict = Literal["supported", "contradicted", "unknown"]
@@ -67,6 +68,8 @@ _COMPOSED = re.compile(r"^([\u4e00-\u9fff]{2,12}?)(由|包括|包含|分为)")
 # A phrase that sets the condition or time of the one after it.
 _CONDITION = re.compile(r"(?:的|时|后|前)$")
 _LISTING = re.compile(r"下列|以下|如下")
+# A phrase that sets the situation of what follows: "…交易中", "…缴纳增值税时".
+_SETTING = re.compile(r"(?:中|时)$")
 # Words a paraphrase adds without changing what is said ("一般", "通常", "均").
 _FILLER = re.compile(
     r"(?:一般|通常|主要|均|都|也|还|即|已|已经|可能|依法|相应|应该|需要|须|需|要|则|就|再|又|仍|另|同时|分别|及时|时)+"
@@ -74,6 +77,8 @@ _FILLER = re.compile(
 # Words that turn a rule round rather than change its subject: a swap involving them is the contradiction.
 _TURNING = re.compile(r"不|没|未|无|非|应|须|得|可")
 _WINDOW = 3
+# The characters of the head two terms share: "遗嘱" of "公证遗嘱" and "自书遗嘱".
+_HEAD = 2
 # A phrase that only cites where a rule comes from ("《民法典》第九百六十五条规定", "按照《物权法》").
 _CITATION = re.compile(
     r"(?:(?:依照|按照|根据|依据)?《[^》]{2,30}》(?:第[^，,]{1,12}条)?(?:的)?(?:规定|明确|要求|界定)?)"
@@ -487,9 +492,12 @@ def _other_head(claim: Claim, passage: Passage) -> str:
 
 def _item_of(option: str, item: str) -> bool:
     """The option is the listed item in its words and order, perhaps shorter or longer by a little, with
-    the same figures ("以胁迫手段强迫客户成交" for "以胁迫、欺诈等手段强迫客户成交")."""
+    the same figures ("以胁迫手段强迫客户成交" for "以胁迫、欺诈等手段强迫客户成交"), or one conjunct of it
+    ("房屋赠与" of "房屋买卖、赠与和互换")."""
     if len(_words(bare(option))) < 2 or len(_words(bare(item))) < 2:
         return False
+    if conjunct_of(option, item):
+        return True
     conflict, attested = number_check(normalise(option), normalise(item))
     return (
         coverage(option, grams(item)) >= OPTION_SUPPORT
@@ -536,11 +544,36 @@ def listed_under(claim: Claim, passage: Passage) -> str:
     return f"教材列举的各项中有“{listed}”"
 
 
+def _rival_in_place(written: str, said: str, claim: Claim, passage: Passage) -> str:
+    """Why the sentence denies the statement's term the place it gives its own: both are terms of one
+    head, and where the statement names its term twice — in the case, as the sentence does, and again in
+    what follows — the sentence names its own the second time ("先立了公证遗嘱，后来又…自书遗嘱…按照后立
+    的自书遗嘱处理" against "先立了公证遗嘱…按照公证遗嘱处理"). "" otherwise: another word in one place
+    alone may be a synonym ("出售住房" for "买卖住房")."""
+    theirs, mine = _words(written.replace("|", "")), _words(said)
+    stated = _words(normalise(claim.whole or claim.clause))
+    if len(theirs) < 2 or len(mine) < 2 or theirs in stated or mine not in stated:
+        return ""
+    head = stated[stated.find(mine) + len(mine) :][:_HEAD]
+    text = _words(passage.norm)
+    at = text.find(theirs + head)
+    if len(head) < _HEAD or at < 0 or stated.count(mine + head) < 2:
+        return ""  # the statement names its term where the sentence names it too, and again in its place
+    elsewhere = text[:at] + "|" + text[at + len(theirs) :]
+    if mine + head not in elsewhere:
+        return ""
+    return f"教材中此处为“{theirs}{head}”，而非“{mine}{head}”"
+
+
 def _contradiction(claim: Claim, passage: Passage) -> str:
     said, written = normalise(claim.clause), passage.norm
     swapped = _key_swap(claim.whole, passage)
     if swapped:
         return swapped
+    local = substitution(claim.clause, window(claim.clause, passage), added=False)
+    rival = _rival_in_place(*local, claim, passage) if local else ""
+    if rival:
+        return rival
     other = substitution(claim.clause, passage.text, added=False)
     if other and other[1] and not is_opposite(*other) and not _TURNING.search("".join(other)):
         return ""  # other words in the same place: another subject, not this rule turned round
@@ -559,7 +592,54 @@ def _contradiction(claim: Claim, passage: Passage) -> str:
     return _order(claim, passage)
 
 
+def _as_roles(claim: Claim, passage: Passage) -> Claim | None:
+    """The claim with each person of its case called by the role the sentence names in the same place
+    ("老孙去世后" read against "被继承人去世后"); the same person named again is left out ("视为小孙接受
+    继承" against "视为接受继承"), as the textbook leaves out a subject once named; a person the sentence
+    has no place for is left out as the scene's "王某" is ("此时老郑可以撤销该赠与" against "赠与人此时仍可以
+    撤销该赠与"). None when the clause names no one."""
+    clause, renamed = claim.clause, {}
+    for _ in range(MOST_NAMES):
+        found = substitution(clause, passage.text)
+        if found is None or not named_person(found[1]) or found[1] in renamed:
+            break
+        role = found[0].replace("|", "").strip("、").removeprefix("等")
+        if not party(role):
+            break
+        renamed[found[1]] = role
+        clause = _renamed(clause, found[1], role)
+    if not passage.example:  # anyone the sentence has no place for is the case's, like its 王某
+        for name in dict.fromkeys(people(clause)):
+            if name not in passage.norm:
+                renamed[name] = ""
+                clause = clause.replace(name, "")
+    if not renamed:
+        return None
+
+    def recast(text: str) -> str:
+        for name, role in renamed.items():
+            text = _renamed(text, name, role)
+        return text
+
+    return replace(
+        claim,
+        clause=clause,
+        whole=recast(claim.whole),
+        case=recast(claim.case),
+        asserted=recast(claim.asserted),
+    )
+
+
+def _renamed(text: str, name: str, role: str) -> str:
+    head, _, rest = text.partition(name)
+    return head + role + rest.replace(name, "") if _ else text
+
+
 def check_clause(claim: Claim, passage: Passage) -> ClauseCheck:
+    if coverage(claim.clause, passage.grams) >= ALIGN:
+        recast = _as_roles(claim, passage)
+        if recast is not None:
+            return check_clause(recast, passage)
     covered = coverage(claim.clause, passage.grams)
     if covered < ALIGN:
         return ClauseCheck("unknown", "教材中没有找到对应表述", passage, covered)
@@ -655,12 +735,35 @@ def figure_of_another_case(said: str, source: str) -> str:
     return ""
 
 
+def _without_setting(claim: Claim, passage: Passage) -> Claim | None:
+    """The claim without the setting it opens with ("采用资金监管的存量房交易中，…", "个人销售住房缴纳增值税
+    时，…") when the sentence states no setting of its own but the heading of its knowledge point (or its
+    list's lead) names this one, as a textbook states a rule once under the heading of its situation.
+    The rest must be the sentence's words nearly all, and a setting the heading does not name stays part
+    of the claim: "个人出售非住宅时" is another case under a heading of 住房."""
+    setting, _, rest = claim.clause.partition("，")
+    if (
+        not rest
+        or not _SETTING.search(setting)
+        or _LISTING.search(setting)
+        or (claim.option and claim.option not in rest)
+        or any(_SETTING.search(phrase) for phrase in _PHRASES.split(passage.text))
+        or said_in(rest, window(rest, passage)) < SUPPORT  # the rest is said nearly word for word
+        or coverage(setting, grams(f"{passage.setting}，{passage.lead}")) < PARAPHRASE
+    ):
+        return None
+    return replace(claim, clause=rest)
+
+
 def _support(claim: Claim, passage: Passage, covered: float) -> ClauseCheck:
     def unknown(reason: str) -> ClauseCheck:
         return ClauseCheck("unknown", reason, passage, covered)
 
     if passage.keys:
         return _cell_support(claim, passage, covered)
+    unset = _without_setting(claim, passage)
+    if unset is not None:
+        return _support(unset, passage, covered)
     span = window(claim.clause, passage)
     said, written = normalise(claim.clause), normalise(span)
     pieces = _pieces(claim)

@@ -4,6 +4,7 @@ stem asks about under one head but the sentence lists under another is contradic
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 from graph.grounding.book import Passage
@@ -104,3 +105,32 @@ def names(text: str, item: str) -> bool:
     """The text names the listed item, read as the list cut it ("法律属性" in "信息由物理属性、法律属性")."""
     reach = min(_NAME, len(item))
     return any(item[at : at + reach] in text for at in range(len(item) - reach + 1))
+
+
+# What joins the conjuncts of a coordinated phrase ("房屋买卖、赠与和互换").
+_CONJUNCTION = re.compile(r"、|和|及|与|或")
+# The shortest option that can be read as one conjunct with the words the conjuncts share.
+_CONJUNCT_OPTION = 3
+
+
+@lru_cache(maxsize=1 << 16)
+def conjunct_of(option: str, item: str) -> bool:
+    """The option is one conjunct of a coordinated item with the words the conjuncts share: "房屋赠与" of
+    "房屋买卖、赠与和互换", "作为独立使用的车库" of "作为独立使用的地下室、车棚、车库". Every word of the
+    option is in the item in its order, and what the item has besides is whole conjuncts with what joins
+    them — never a word of the option's own, a negation or a figure."""
+    said, written = bare(option), normalise(item).strip("，,；;。：:")
+    if len(said) < _CONJUNCT_OPTION or not _CONJUNCTION.search(written) or said == written:
+        return False
+    taken = 0
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, said, written, autojunk=False).get_opcodes():
+        extra = written[j1:j2]
+        if tag == "equal":
+            taken += i2 - i1
+        elif tag != "insert" or re.search(r"[\d不未无非没]", extra):
+            return False  # the option has words the item does not, or the item a negation or figure more
+        elif not j1 or not (
+            _CONJUNCTION.match(extra) or (j2 < len(written) and _CONJUNCTION.match(extra[-1]))
+        ):
+            return False  # the shared words it opens with left out, or words that are no whole conjunct
+    return taken == len(said)

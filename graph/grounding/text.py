@@ -72,6 +72,7 @@ MODAL_FORMS: dict[str, str] = {
     "可": "可以",
     "允许": "可以",
     "有权": "可以",
+    "无权": "不得",
     "无需": "无需",
     "无须": "无需",
     "不需要": "无需",
@@ -182,7 +183,7 @@ _SUPERLATIVES = {
     "下限": "lower",
 }
 _NUMBER = re.compile(
-    rf"(?<![\d.])(\d+(?:,\d{{3}})*(?:\.\d+)?)\s*({_UNIT})?|(?<![第{_CN_DIGITS}])([{_CN_DIGITS}]+)({_UNIT})"
+    rf"(?<![\d.])(\d+(?:,\d{{3}})*(?:\.\d+)?)\s*({_UNIT})?|(?<![第同{_CN_DIGITS}])([{_CN_DIGITS}]+)({_UNIT})"
 )
 CONTENT = re.compile(r"[\u4e00-\u9fffa-z]+")
 CLAUSE_STOPS = re.compile(r"[，,；;。！!？?：:\n]+")
@@ -213,7 +214,7 @@ def clauses(text: str) -> list[str]:
             _ITEM_OPENING.match(part) is not None  # an item says what it says under its list's lead
             or len(content_chars(part)) < _CLAUSE_MIN
             or len(content_chars(merged[-1])) < _CLAUSE_MIN
-            or merged[-1].endswith("的")
+            or merged[-1].endswith(("的", "时", "中"))
             or _REFERS_BACK.search(part)
         )
         if joins:

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from graph.grounding.compare import OPTION_SUPPORT, SUPPORT, Verdict, said_in
 from graph.grounding.figures import number_check
+from graph.grounding.lists import conjunct_of
 from graph.grounding.markers import polarity_clash
 from graph.grounding.statements import Statement
 from graph.grounding.text import GLUE, bare, content_runs, coverage, grams, normalise, numbers
@@ -56,7 +57,7 @@ def _named(subject: str, text: str) -> float:
 def _part_of(option: str, item: str) -> bool:
     """The option names the item or part of it, in its words and order, with the same figures and no
     negation of its own ("房屋的实际户型" of "房屋的实际户型、朝向和楼层")."""
-    if _same_item(option, item):
+    if _same_item(option, item) or conjunct_of(option, item):
         return True
     said, written = normalise(option), normalise(item)
     conflict, attested = number_check(said, written)
