@@ -17,11 +17,12 @@ from graph.authors.offline import OfflineAuthor
 from graph.context import KnowledgeIndex
 from graph.lint import RULES
 from graph.nodes.writer import write_question
-from graph.schemas import Mode, Question, QuestionType
 from graph.service import calculators_for
 from retrieval.compiler import compile_kb
 from retrieval.index import QuestionIndex
 from retrieval.sources import Sources, load_sources
+from vocabulary.kinds import Mode, QuestionType
+from vocabulary.records import Question
 
 KNOWLEDGE_BASES: tuple[tuple[str, Path, Path], ...] = (
     ("sample", Path("data/knowledge_base.jsonl"), Path("data/question_bank.xlsx")),

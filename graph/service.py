@@ -20,19 +20,21 @@ from graph.authors import make_author
 from graph.authors.base import Author
 from graph.build import build_graph
 from graph.checkpoint import close_checkpointer, open_checkpointer, prune_thread, purge_chat, thread_ids
-from graph.complaints import FeedbackReason, complained_part, feedback_issue
+from graph.complaints import complained_part, feedback_issue
 from graph.context import GenerationContext, KnowledgeIndex
 from graph.events import Progress, Result, UnknownQuestion
-from graph.schemas import GenerationRequest, Question, VerificationReport
+from graph.schemas import VerificationReport
 from graph.similarity import duplicate_scorer
 from graph.workers import GenerationWorkers
 from retrieval.compiler import compile_kb
 from retrieval.facts import FactBase
 from retrieval.index import QuestionIndex
 from retrieval.models import Slice
-from retrieval.sampler import SamplerState, SliceSampler
+from retrieval.sampler import SliceSampler
 from retrieval.sources import Sources, load_sources
 from settings import Settings
+from vocabulary.kinds import FeedbackReason
+from vocabulary.records import GenerationRequest, Question, SamplerState
 
 ASKED_PER_CHAT = 300
 ASKED_CHATS = 10_000

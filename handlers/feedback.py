@@ -17,36 +17,38 @@ from telegram import (
 from telegram.error import TelegramError
 from telegram.ext import Application, ApplicationHandlerStop, ContextTypes
 
+from engines.state import BotState
 from graph.service import Result, UnknownQuestion
-from handlers.context import Services, acknowledge, remember, services
+from handlers.context import acknowledge, remember, state
 from handlers.i18n import text
 from handlers.instructors import instructor_ids, is_instructor
 from handlers.polls import option_list
 from handlers.revisions import mark, pending_result, send_preview
 from handlers.status import StatusMessage
 from storage.deliveries import Delivery
-from storage.feedback import FEEDBACK_REASONS
+from vocabulary import callbacks
+from vocabulary.kinds import FEEDBACK_REASONS
 
 log = logging.getLogger(__name__)
 COMMENT_KEY = "awaiting_comment"
 
 
 async def may_revise(context: ContextTypes.DEFAULT_TYPE, user_id: int, delivery: Delivery) -> bool:
-    """Instructors (configured, or admins of the group the quiz is in) — and whoever ran the channel series
+    """Instructors (configured, or admins of the group the quiz is in) — and whoever ran the channel round
     a question belongs to, for the copy of it in their private chat."""
     if await is_instructor(context, user_id, delivery.chat_id):
         return True
-    store = services(context).store
+    store = state(context).store
     version = await store.questions.version(delivery.version_id)
     stored = await store.questions.get(version.question_id) if version else None
     round_ = await store.rounds.get(stored.round_id) if stored and stored.round_id else None
     return round_ is not None and round_.initiator_id == user_id
 
 
-def reason_keyboard(locale: str, prefix: str, delivery_id: int) -> InlineKeyboardMarkup:
+def reason_keyboard(locale: str, button: callbacks.Button, delivery_id: int) -> InlineKeyboardMarkup:
     buttons = [
         InlineKeyboardButton(
-            text(locale, f"reason_{reason}"), callback_data=f"{prefix}:{delivery_id}:{reason}"
+            text(locale, f"reason_{reason}"), callback_data=button.build(delivery_id, reason)
         )
         for reason in FEEDBACK_REASONS
     ]
@@ -56,24 +58,32 @@ def reason_keyboard(locale: str, prefix: str, delivery_id: int) -> InlineKeyboar
 async def ask_reason(update: Update, context: ContextTypes.DEFAULT_TYPE, locale: str) -> None:
     """Called for a 👎 under a quiz: instructors get the revision reasons, learners the report reasons."""
     query = update.callback_query
-    delivery = await services(context).store.deliveries.by_message(
+    delivery = await state(context).store.deliveries.by_message(
         query.message.chat_id, query.message.message_id
     )
     if delivery is None:
         return
     instructor = await may_revise(context, query.from_user.id, delivery)
-    prefix, prompt = ("fb", "reason_prompt") if instructor else ("rp", "report_reason_prompt")
+    button, prompt = (
+        (callbacks.REASON_CHOSEN, "reason_prompt")
+        if instructor
+        else (callbacks.REPORT, "report_reason_prompt")
+    )
     await context.bot.send_message(
         delivery.chat_id,
         text(locale, prompt),
-        reply_markup=reason_keyboard(locale, prefix, delivery.id),
+        reply_markup=reason_keyboard(locale, button, delivery.id),
         reply_parameters=ReplyParameters(delivery.message_id),
     )
 
 
 def _parse(data: str) -> tuple[int, str]:
-    _, delivery_id, reason = data.split(":")
-    return int(delivery_id), reason
+    """Delivery and reason of a reason button: an instructor's, a learner's, or the skip under a prompt."""
+    for button in (callbacks.REASON_CHOSEN, callbacks.COMMENT_SKIPPED, callbacks.REPORT):
+        parsed = button.parse(data)
+        if parsed is not None:
+            return parsed
+    raise ValueError(f"not a reason button: {data!r}")
 
 
 async def _delivery_for(
@@ -83,8 +93,8 @@ async def _delivery_for(
     callback is answered either way)."""
     query = update.callback_query
     delivery_id, reason = _parse(query.data)
-    delivery = await services(context).store.deliveries.get(delivery_id)
-    if delivery is None or reason not in FEEDBACK_REASONS:
+    delivery = await state(context).store.deliveries.get(delivery_id)
+    if delivery is None:
         await acknowledge(query, text(locale, "stale_button"))
         return None
     if not await may_revise(context, query.from_user.id, delivery):
@@ -101,9 +111,16 @@ async def reason_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if chosen is None:
         return
     delivery, reason = chosen
-    timeout = services(context).settings.telegram.comment_timeout
+    timeout = state(context).settings.telegram.comment_timeout
     skip = InlineKeyboardMarkup(
-        [[InlineKeyboardButton(text(locale, "comment_skip"), callback_data=f"fg:{delivery.id}:{reason}")]]
+        [
+            [
+                InlineKeyboardButton(
+                    text(locale, "comment_skip"),
+                    callback_data=callbacks.COMMENT_SKIPPED.build(delivery.id, reason),
+                )
+            ]
+        ]
     )
     reason_text = text(locale, f"reason_{reason}")
     await query.edit_message_text(
@@ -183,7 +200,7 @@ def launch_revision(
 async def _revise(
     app: Application, delivery_id: int, reason: str, comment: str, instructor_id: int, status_chat: int
 ) -> None:
-    found: Services = app.bot_data["services"]
+    found: BotState = state(app)
     store = found.store
     locale = await store.users.get_locale(instructor_id) or found.settings.locale.default
     delivery = await store.deliveries.get(delivery_id)
@@ -236,9 +253,9 @@ async def report_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     query = update.callback_query
     locale = await remember(update, context)
     delivery_id, reason = _parse(query.data)
-    found = services(context)
+    found = state(context)
     delivery = await found.store.deliveries.get(delivery_id)
-    if delivery is None or reason not in FEEDBACK_REASONS:
+    if delivery is None:
         await acknowledge(query, text(locale, "stale_button"))
         return
     report = await found.store.reports.create(delivery.version_id, query.from_user.id, reason)
@@ -261,7 +278,7 @@ async def report_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             [
                 [
                     InlineKeyboardButton(
-                        text(their, "fix_button"), callback_data=f"fix:{report.id}:{delivery.id}"
+                        text(their, "fix_button"), callback_data=callbacks.FIX.build(report.id, delivery.id)
                     )
                 ]
             ]
@@ -278,10 +295,10 @@ async def report_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
 async def fix_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
     locale = await remember(update, context)
-    _, report_id, delivery_id = query.data.split(":")
-    found = services(context)
-    report = await found.store.reports.get(int(report_id))
-    delivery = await found.store.deliveries.get(int(delivery_id))
+    report_id, delivery_id = callbacks.FIX.parse(query.data)
+    found = state(context)
+    report = await found.store.reports.get(report_id)
+    delivery = await found.store.deliveries.get(delivery_id)
     if report is None or delivery is None:
         await acknowledge(query, text(locale, "stale_button"))
         return
@@ -304,7 +321,7 @@ async def list_reports(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if not await is_instructor(context, update.effective_user.id):
         await update.effective_message.reply_text(text(locale, "not_instructor"))
         return
-    found = services(context)
+    found = state(context)
     reports = await found.store.reports.open_reports()
     if not reports:
         await update.effective_message.reply_text(text(locale, "no_reports"))
@@ -321,7 +338,9 @@ async def list_reports(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         )
         if shown:
             label = f"{text(locale, 'fix_button')} #{report.id}"
-            buttons.append([InlineKeyboardButton(label, callback_data=f"fix:{report.id}:{shown[0].id}")])
+            buttons.append(
+                [InlineKeyboardButton(label, callback_data=callbacks.FIX.build(report.id, shown[0].id))]
+            )
     await update.effective_message.reply_text("\n".join(lines), reply_markup=InlineKeyboardMarkup(buttons))
 
 
@@ -329,7 +348,7 @@ async def abandon_interrupted_revisions(app: Application) -> int:
     """A revision a restart cut short is released and its instructor told, so the question is not locked
     "in revision" for good and one tap on 👎 starts it again. One whose verified result was waiting for the
     instructor keeps waiting: its preview is sent again, the buttons of the earlier one still work."""
-    found: Services = app.bot_data["services"]
+    found: BotState = state(app)
     released = 0
     for revision in await found.store.revisions.in_flight():
         locale = await found.store.users.get_locale(revision.instructor_id) or found.settings.locale.default

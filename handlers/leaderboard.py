@@ -6,7 +6,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from handlers.context import remember, services
+from handlers.context import remember, state
 from handlers.i18n import text
 from handlers.pacing import post
 from storage.rounds import Standing
@@ -49,7 +49,7 @@ async def leaderboard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     if chat.type not in ("group", "supergroup"):
         await update.effective_message.reply_text(text(locale, "leaderboard_group_only"))
         return
-    rounds = services(context).store.rounds
+    rounds = state(context).store.rounds
     week = await rounds.week_leaderboard(chat.id, limit=SHOWN)
     ever = await rounds.chat_leaderboard(chat.id, limit=SHOWN)
     none = [text(locale, "leaderboard_none")]

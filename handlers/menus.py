@@ -1,4 +1,4 @@
-"""Opening a settings menu (the /quiz dialogue or a timed series' dialogue) in a chat: a newer menu
+"""Opening a settings menu (the /quiz dialogue or a timed round's dialogue) in a chat: a newer menu
 replaces the older one, whose buttons would only earn the stale-button notice, so only one is live."""
 
 from __future__ import annotations

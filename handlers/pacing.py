@@ -16,6 +16,8 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcon
 from telegram import Message
 from telegram.ext import Application
 
+from handlers.context import state
+
 # Module constants rather than settings: Telegram's limit is not the operator's to change. Tests shrink them.
 MIN_INTERVAL = 3.0
 WINDOW = 60.0
@@ -55,7 +57,7 @@ def paced(app: Application, chat_id: int, messages: int = 1) -> AbstractAsyncCon
     """A turn to post in a group or channel (negative ids); private chats are not paced."""
     if chat_id > 0:
         return nullcontext()
-    pacers: dict[int, Pacer] = app.bot_data.setdefault("pacers", {})
+    pacers: dict[int, Pacer] = state(app).pacers
     return pacers.setdefault(chat_id, Pacer()).turn(messages)
 
 

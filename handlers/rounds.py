@@ -1,348 +1,412 @@
-"""A learner's private round: each question is generated (the next one while the current one is being
-answered), delivered as a quiz poll, graded when the poll answer arrives, and the round ends with a score.
+"""Playing a timed round: in a group (/groupquiz) or a channel (/post).
 
-Everything a restart must survive is in storage (session position, deliveries, attempts, the chat's
-sampler state); only the in-flight generations live in memory and are simply redone after a restart.
+Its questions are written first (handlers/roundprep.py); then they go out one at a time as quiz polls with
+an open period. A poll closes by Telegram's poll update or by our JobQueue
+timer, whichever comes first — `deliveries.close` lets exactly one through — and the full explanation
+follows as a reply, then the next question (in a channel, after the chosen pause). A group round ends with
+its leaderboard.
+
+What a restart must survive is stored: the round, its questions (thread ids `r<round>q<k>`, so they can be
+found again in order), the deliveries and the answers. This process keeps only timers and a small `LiveRound`
+record per round, rebuilt from storage when the bot starts again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import weakref
+import time
 from contextlib import suppress
 from dataclasses import dataclass, field
+from typing import Literal
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, ReplyParameters
+from telegram import ReplyParameters, Update
+from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import Application, ContextTypes
 
-from graph.schemas import GenerationRequest
-from graph.service import Progress, Result
-from handlers.context import Services, services
+from engines.state import BotState
+from graph.format import STEM_LIMIT
+from handlers.context import state
 from handlers.i18n import text
-from handlers.polls import answer_feedback, post_quiz
-from handlers.status import StatusMessage
-from retrieval.sampler import NoSlicesError
+from handlers.leaderboard import round_leaderboard
+from handlers.pacing import paced, post
+from handlers.polls import post_quiz, send_quiz, vote_keyboard
 from storage.deliveries import Delivery
 from storage.questions import QuestionVersion
-from storage.quiz_settings import QuizSettings
-from storage.sessions import Session
+from storage.rounds import Round
+from vocabulary.records import Question
 
 log = logging.getLogger(__name__)
-MIXED_ORDER = ("single", "judge", "multi")
+RoundKind = Literal["group", "channel"]
+
+# Real seconds per second of round time (open periods and pauses). Tests shrink it to play rounds quickly.
+SECOND = 1.0
+# Our timer fires this long after a poll's close time, so Telegram's own poll update normally wins.
+CLOSE_GRACE = 1.0
+# A closed-poll update may arrive in the same batch as last-second answers: let those be recorded first.
+CLOSE_SETTLE = 0.3
+# After a restart, queued answers to a poll that closed meanwhile are fetched before it is closed here.
+RESUME_DELAY = 1.0
 
 
 @dataclass
-class Pending:
-    """A question being written for one place of a session; its progress is kept so a status message
-    opened later (the learner answered before it was ready) can replay it."""
+class LiveRound:
+    """A round this process is preparing or playing. `chat_id` is where the polls go; `home_id` is where
+    the settings were chosen and where progress and notices go (the group itself, or the instructor's
+    private chat for a channel). `interval` is the pause after each close in a channel (0 in a group)."""
 
-    request: GenerationRequest
-    task: asyncio.Future[Result] | None = None
-    events: list[Progress] = field(default_factory=list)
-    status: StatusMessage | None = None
-    # Written before a restart: the question may already be stored, and is then not stored twice.
-    earlier: bool = False
-
-
-def _pending(app: Application) -> dict[tuple[int, int], Pending]:
-    return app.bot_data.setdefault("pending", {})
-
-
-def _lock(app: Application, session_id: int) -> asyncio.Lock:
-    """One lock per session, kept only while a delivery for it runs or waits (weak values)."""
-    locks = app.bot_data.setdefault("session_locks", weakref.WeakValueDictionary())
-    lock = locks.get(session_id)
-    if lock is None:
-        lock = locks[session_id] = asyncio.Lock()
-    return lock
+    round_id: int
+    kind: RoundKind
+    chat_id: int
+    home_id: int
+    initiator_id: int
+    title: str
+    locale: str
+    seconds: int
+    interval: int
+    versions: list[int] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    task: asyncio.Task[None] | None = None
+    stopping: bool = False
 
 
-def question_type(settings: QuizSettings, position: int) -> str:
-    return MIXED_ORDER[(position - 1) % len(MIXED_ORDER)] if settings.qtype == "mixed" else settings.qtype
+def registry(app: Application) -> dict[int, LiveRound]:
+    return state(app).rounds
 
 
-async def generate_with_progress(found: Services, pending: Pending) -> Result:
-    """Run one generation, keeping its progress events (and showing them if a status message is attached)
-    and counting it in the metrics."""
-    result: Result | None = None
-    async for event in found.generation.stream(pending.request):
-        if isinstance(event, Progress):
-            pending.events.append(event)
-            if pending.status is not None:
-                await pending.status.add(event)
-        else:
-            result = event
-    assert result is not None
-    found.metrics.questions.labels(outcome=result.outcome).inc()
-    found.metrics.latency.observe(result.seconds)
-    found.metrics.model_calls.inc(result.usage.get("model_calls", 0))
-    return result
+def question_key(round_id: int, number: int) -> str:
+    return f"r{round_id}q{number}"
 
 
-def question_key(session_id: int, position: int) -> str:
-    """One generation thread per place of a session, so a restart finds the question it was writing."""
-    return f"s{session_id}q{position}"
+async def _locale_of(found: BotState, user_id: int) -> str:
+    return await found.store.users.get_locale(user_id) or found.settings.locale.default
 
 
-async def _start_generation(
-    app: Application, found: Services, session: Session, position: int, *, resuming: bool = True
-) -> Pending:
-    """Draw the slice (the chat's sampler history is stored, so no repeats across restarts) and start.
-    When `resuming` (this process did not start the place's question), a verified question already in its
-    thread — written just before a crash, or finished by the generation service's resume at start-up — is
-    used rather than written a second time."""
-    settings = session.settings
-    qtype, key = question_type(settings, position), question_key(session.id, position)
-    written = await found.generation.result(f"{session.chat_id}/{key}") if resuming else None
-    if written is not None and written.ok:
-        request = GenerationRequest(chat_id=session.chat_id, question_id=key, qtype=qtype, mode=settings.mode)
-        pending = Pending(request=request, task=asyncio.get_running_loop().create_future(), earlier=True)
-        pending.task.set_result(written)
-    else:
-        state = await found.store.chats.get_sampler_state(session.chat_id)
-        request = found.generation.new_request(
-            session.chat_id,
-            qtype,
-            settings.mode,
-            [tuple(c) for c in settings.chapters] or None,
-            settings.calculation_only,
-            sampler_state=state,
-        ).model_copy(update={"question_id": key})
-        await found.store.chats.put_sampler_state(session.chat_id, state)
-        pending = Pending(request=request)
-        pending.task = asyncio.create_task(generate_with_progress(found, pending))
-    _pending(app)[(session.id, position)] = pending
-    return pending
+def _telegram_seconds(seconds: float) -> int | float:
+    scaled = seconds * SECOND
+    return int(scaled) if float(scaled).is_integer() else scaled
 
 
-async def start_round(
-    context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int, chosen: QuizSettings, summary: Message
-) -> None:
-    """`summary`: the dialogue's message with the chosen settings, where the first status is written."""
-    session = await services(context).store.sessions.create(chat_id, user_id, chosen)
-    schedule_next(context.application, session.id, summary)
+async def tell_home(app: Application, playing: LiveRound, body: str, **options: object) -> None:
+    try:
+        await post(app, playing.home_id, body, **options)
+    except TelegramError as exc:
+        log.warning("could not tell chat %s about round %s: %s", playing.home_id, playing.round_id, exc)
 
 
-async def _status_if_slow(
-    app: Application,
-    found: Services,
-    pending: Pending,
-    chat_id: int,
-    locale: str,
-    position: int,
-    count: int,
-    above: Message | None,
-) -> StatusMessage | None:
-    """Show the loop's progress live, but only when the learner would otherwise wait: a question that is
-    ready within `status_after` seconds costs no status message (and no Bot API calls)."""
-    grace = found.settings.telegram.status_after
-    if grace > 0:
-        with suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(pending.task), grace)
-    if pending.task.done():
-        return None
-    status = StatusMessage(
-        app.bot, chat_id, locale, text(locale, "status_title", number=position, count=count), above
-    )
-    await status.open()
-    for event in pending.events:
-        await status.add(event)
-    pending.status = status
-    return status
+async def drop(app: Application, playing: LiveRound) -> None:
+    await state(app).store.rounds.cancel(playing.round_id)
+    registry(app).pop(playing.round_id, None)
 
 
-async def deliver_next(app: Application, session_id: int, above: Message | None = None) -> None:
-    """`above`: the bot's last message in the chat, which a status for this question may be written under."""
-    found: Services = app.bot_data["services"]
-    async with _lock(app, session_id):
-        session = await found.store.sessions.get(session_id)
-        if session is None or session.status != "active":
-            return
-        # Start-up resume and the learner's answer may both ask for the next question: only one is owed.
-        if not await found.store.sessions.owed_question(session_id):
-            return
-        locale = await found.store.users.get_locale(session.user_id) or found.settings.locale.default
-        position, count = session.position + 1, session.settings.count
-        if position > count:
-            await finish_round(app, session_id, locale)
-            return
-        if await _count_sent(app, found, session, position):
-            return
-        # The pending entry stays in the table until its result is used, so /cancel and /stop can cancel it.
-        pending = _pending(app).get((session_id, position))
-        try:
-            pending = pending or await _start_generation(app, found, session, position)
-        except NoSlicesError as exc:
-            await found.store.sessions.cancel(session_id)
-            await app.bot.send_message(session.chat_id, text(locale, "no_slices", reason=exc))
-            return
-        status = await _status_if_slow(app, found, pending, session.chat_id, locale, position, count, above)
-        result = await pending.task
-        _pending(app).pop((session_id, position), None)
-        if (await found.store.sessions.get(session_id)).status != "active":
-            return  # stopped or cancelled while the question was being written
-        if status is not None:
-            done_title = "status_done" if result.ok else "status_title"
-            await status.close(text(locale, done_title, number=position, count=count))
-        if not result.ok:
-            retry = InlineKeyboardMarkup(
-                [[InlineKeyboardButton(text(locale, "retry"), callback_data=f"qr:{session_id}")]]
-            )
-            await app.bot.send_message(
-                session.chat_id, text(locale, "generation_failed", reason=result.failure), reply_markup=retry
-            )
-            return
-        await _deliver(app, found, session, position, pending, result, locale)
-        if position < count:
-            await _start_generation(app, found, session, position + 1, resuming=False)
+# ---- playing --------------------------------------------------------------------------------------------
 
 
-async def _count_sent(app: Application, found: Services, session: Session, position: int) -> bool:
-    """A crash between sending a quiz and counting it leaves the quiz with the learner and the position
-    behind: count it now (it waits for its answer) instead of writing that question again."""
-    if not any(d.position == position for d in await found.store.deliveries.for_session(session.id)):
-        return False
-    await found.store.sessions.advance(session.id)
-    if position < session.settings.count and (session.id, position + 1) not in _pending(app):
-        await _start_generation(app, found, session, position + 1)
-    return True
-
-
-async def _deliver(
-    app: Application,
-    found: Services,
-    session: Session,
-    position: int,
-    pending: Pending,
-    result: Result,
-    locale: str,
-) -> None:
-    version = await _stored(found, pending.request.thread_id, result) if pending.earlier else None
-    if version is None:
-        version = await found.store.questions.record(
-            pending.request,
-            result.question,
-            number=result.version,
-            flagged=result.outcome == "flagged",
-            session_id=session.id,
+async def start(app: Application, playing: LiveRound) -> None:
+    if not await state(app).store.rounds.start(playing.round_id, len(playing.versions)):
+        return
+    if playing.kind == "channel":
+        await tell_home(
+            app,
+            playing,
+            text(
+                playing.locale,
+                "round_channel_started",
+                channel=playing.title,
+                count=len(playing.versions),
+                seconds=playing.seconds,
+            ),
         )
-    await post_quiz(
-        app.bot,
-        found.store,
-        session.chat_id,
-        result.question,
-        locale,
-        version_id=version.id,
-        kind="private",
-        label=f"{position}/{session.settings.count} ",
-        session_id=session.id,
-        position=position,
-    )
-    await found.store.sessions.advance(session.id)
-    if result.outcome == "flagged":
-        await app.bot.send_message(session.chat_id, text(locale, "flagged_note"))
+    await post_next(app, playing)
 
 
-async def _stored(found: Services, thread_id: str, result: Result) -> QuestionVersion | None:
-    """The version of this result stored before a restart, if the crash came after storing it."""
-    stored = await found.store.questions.by_thread(thread_id)
-    version = await found.store.questions.latest(stored.id) if stored is not None else None
-    return version if version is not None and version.number == result.version else None
+def _close_job_name(delivery_id: int) -> str:
+    return f"round-close:{delivery_id}"
 
 
-async def grade_private_answer(
-    app: Application, delivery: Delivery, user_id: int, option_ids: tuple[int, ...]
-) -> None:
-    """Record the answer (committed before any reply), explain, and move the round on. Only the learner
-    answers their round: a forwarded quiz lets anyone vote on the same poll, and that vote is ignored. The
-    last answer of a round also ends it, in the same message: one send fewer against Telegram's budget."""
-    found: Services = app.bot_data["services"]
-    session = await found.store.sessions.get(delivery.session_id) if delivery.session_id else None
-    if user_id != (session.user_id if session is not None else delivery.chat_id):
-        log.info("ignored an answer by %s to poll %s in another's chat", user_id, delivery.poll_id)
-        return
-    recorded = await found.store.attempts.record(delivery.id, user_id, option_ids)
-    if not recorded.new:
-        return
-    locale = await found.store.users.get_locale(user_id) or found.settings.locale.default
-    version = await found.store.questions.version(delivery.version_id)
-    feedback = answer_feedback(
-        locale, version.question, recorded.attempt.option_ids, recorded.attempt.correct
-    )
-    session = await found.store.sessions.get(delivery.session_id) if delivery.session_id is not None else None
-    last = session is not None and delivery.position == session.settings.count
-    if last and await finish_round(app, session.id, locale, feedback, delivery.message_id):
-        return
-    sent = await app.bot.send_message(
-        delivery.chat_id, feedback, reply_parameters=ReplyParameters(delivery.message_id)
-    )
-    if delivery.session_id is not None:
-        schedule_next(app, delivery.session_id, sent)
+def _arm_close(app: Application, delivery_id: int, delay: float) -> None:
+    app.job_queue.run_once(_close_job, delay, data=delivery_id, name=_close_job_name(delivery_id))
 
 
-async def finish_round(
-    app: Application, session_id: int, locale: str, explanation: str = "", reply_to: int | None = None
+async def post_next(app: Application, playing: LiveRound) -> None:
+    """Post the round's next question, or finish the round after the last one."""
+    found = state(app)
+    async with playing.lock:
+        if playing.stopping:
+            return
+        round_ = await found.store.rounds.get(playing.round_id)
+        if round_ is None or round_.status != "running":
+            return
+        position = round_.position + 1
+        if position > round_.question_count:
+            await finish(app, playing)
+            return
+        version = await found.store.questions.version(playing.versions[position - 1])
+        label = f"{position}/{round_.question_count} "
+        # send_quiz puts a stem too long for a poll in a message of its own first. (Not post_quiz: the
+        # delivery keeps the round's own seconds, which tests shrink on the way to Telegram.)
+        messages = 2 if len(label + version.question.stem) > STEM_LIMIT else 1
+        try:
+            async with paced(app, playing.chat_id, messages):
+                message = await send_quiz(
+                    app.bot,
+                    playing.chat_id,
+                    version.question,
+                    playing.locale,
+                    version_id=version.id,
+                    label=label,
+                    anonymous=playing.kind == "channel",
+                    open_period=_telegram_seconds(playing.seconds),
+                )
+        except (BadRequest, Forbidden) as exc:
+            log.warning("round %s: cannot post in chat %s: %s", playing.round_id, playing.chat_id, exc)
+            await drop(app, playing)
+            await tell_home(
+                app,
+                playing,
+                text(playing.locale, "round_post_failed", chat=playing.title, reason=exc.message),
+            )
+            return
+        delivery = await found.store.deliveries.record(
+            poll_id=message.poll.id,
+            version_id=version.id,
+            chat_id=playing.chat_id,
+            message_id=message.message_id,
+            kind=playing.kind,
+            anonymous=playing.kind == "channel",
+            round_id=playing.round_id,
+            position=position,
+            open_period=playing.seconds,
+        )
+        await found.store.rounds.advance(playing.round_id)
+        _arm_close(app, delivery.id, playing.seconds * SECOND + CLOSE_GRACE)
+    if playing.kind == "channel":
+        await _send_copy(app, playing, version, label)
+
+
+async def _send_copy(app: Application, playing: LiveRound, version: QuestionVersion, label: str) -> None:
+    """The instructor's copy of a channel question, a quiz in their private chat with the same 👍/👎:
+    channel polls are anonymous, so this is where the question can be answered and judged."""
+    try:
+        await post_quiz(
+            app.bot,
+            state(app).store,
+            playing.home_id,
+            version.question,
+            playing.locale,
+            version_id=version.id,
+            kind="private",
+            label=text(playing.locale, "round_copy_label", channel=playing.title, label=label),
+        )
+    except TelegramError as exc:
+        log.warning("round %s: no copy for instructor %s: %s", playing.round_id, playing.home_id, exc)
+
+
+def explanation_text(locale: str, position: int, question: Question, tally: tuple[int, int] | None) -> str:
+    answer = "；".join(f"{chr(65 + i)}. {question.options[i]}" for i in question.correct_indexes)
+    lines = [text(locale, "round_answer", number=position, answer=answer)]
+    if tally is not None:
+        right, answered = tally
+        lines.append(
+            text(locale, "round_right_count", right=right, answered=answered)
+            if answered
+            else text(locale, "round_nobody")
+        )
+    lines.append(text(locale, "full_explanation", explanation=question.explanation))
+    return "\n".join(lines)
+
+
+async def _close_delivery(
+    app: Application, delivery: Delivery, playing: LiveRound, stop_poll: bool = False
 ) -> bool:
-    """End the round with its score, under the last answer's `explanation` when there is one. False if
-    it had already ended."""
-    found: Services = app.bot_data["services"]
-    session = await found.store.sessions.get(session_id)
-    if session is None or not await found.store.sessions.finish(session_id):
+    """Close one poll of the round and post its explanation; False if it was already closed. Answers
+    arriving after this are not counted."""
+    found = state(app)
+    if not await found.store.deliveries.close(delivery.id):
         return False
-    score = await found.store.sessions.score(session_id)
-    again = InlineKeyboardMarkup([[InlineKeyboardButton(text(locale, "again"), callback_data="again")]])
-    asked = (await found.store.sessions.get(session_id)).position  # a stopped round counts what it asked
-    result = text(locale, "round_finished", right=score.correct, total=asked)
-    await app.bot.send_message(
-        session.chat_id,
-        f"{explanation}\n\n{result}" if explanation else result,
-        reply_markup=again,
-        reply_parameters=ReplyParameters(reply_to) if reply_to else None,
-    )
+    for job in app.job_queue.get_jobs_by_name(_close_job_name(delivery.id)):
+        job.schedule_removal()
+    if stop_poll:
+        with suppress(BadRequest):  # Telegram closed it already
+            await app.bot.stop_poll(
+                delivery.chat_id, delivery.message_id, reply_markup=vote_keyboard(delivery.version_id)
+            )
+    version = await found.store.questions.version(delivery.version_id)
+    tally = None
+    if delivery.kind == "group":
+        attempts = await found.store.attempts.for_delivery(delivery.id)
+        tally = (sum(a.correct for a in attempts), len(attempts))
+    body = explanation_text(playing.locale, delivery.position, version.question, tally)
+    if version.flagged:
+        body = f"{body}\n{text(playing.locale, 'flagged_note')}"
+    try:
+        await post(
+            app,
+            delivery.chat_id,
+            body,
+            reply_parameters=ReplyParameters(delivery.message_id, allow_sending_without_reply=True),
+        )
+    except TelegramError as exc:
+        log.warning("round %s: no explanation for poll %s: %s", playing.round_id, delivery.poll_id, exc)
     return True
 
 
-def schedule_next(app: Application, session_id: int, above: Message | None = None) -> None:
-    """Deliver the session's next question in the background. While the bot is stopping nothing new starts:
-    the session is stored, and `resume_rounds` takes it up on the next start."""
-    if not app.running:
+async def _closed(app: Application, delivery_id: int) -> None:
+    """A poll of a round closed (update or timer): explain it and go on."""
+    found = state(app)
+    delivery = await found.store.deliveries.get(delivery_id)
+    playing = registry(app).get(delivery.round_id) if delivery and delivery.round_id else None
+    if playing is None or not await _close_delivery(app, delivery, playing):
         return
-    task = app.create_task(deliver_next(app, session_id, above))
-    tasks: set[asyncio.Task] = app.bot_data.setdefault("round_tasks", set())
-    tasks.add(task)
-    task.add_done_callback(tasks.discard)
+    if playing.stopping:
+        return
+    round_ = await found.store.rounds.get(playing.round_id)
+    last = round_ is None or round_.position >= round_.question_count
+    if playing.kind == "group" or last or playing.interval == 0:
+        await post_next(app, playing)
+    else:
+        app.job_queue.run_once(
+            _next_job, playing.interval * SECOND, data=playing.round_id, name=f"round-next:{playing.round_id}"
+        )
+
+
+async def _close_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    await _closed(context.application, context.job.data)
+
+
+async def _next_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    playing = registry(context.application).get(context.job.data)
+    if playing is not None:
+        await post_next(context.application, playing)
+
+
+async def poll_closed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Telegram's poll update. It also comes for every vote; only a closed poll of a round matters."""
+    state(context).metrics.updates.inc()
+    poll = update.poll
+    if not poll.is_closed:
+        return
+    delivery = await state(context).store.deliveries.by_poll(poll.id)
+    if delivery is None or delivery.round_id is None or delivery.closed:
+        return
+    await asyncio.sleep(CLOSE_SETTLE)
+    await _closed(context.application, delivery.id)
+
+
+async def finish(app: Application, playing: LiveRound, interrupted: bool = False) -> None:
+    """End a running round once: the leaderboard in a group, a note to the instructor for a channel."""
+    found = state(app)
+    registry(app).pop(playing.round_id, None)
+    if not await found.store.rounds.finish(playing.round_id):
+        return
+    if playing.kind == "group":
+        standings = await found.store.rounds.leaderboard(playing.round_id)
+        await tell_home(app, playing, round_leaderboard(playing.locale, standings))
+        return
+    round_ = await found.store.rounds.get(playing.round_id)
+    key = "round_channel_interrupted" if interrupted else "round_channel_finished"
+    await tell_home(
+        app,
+        playing,
+        text(playing.locale, key, channel=playing.title, posted=round_.position, count=round_.question_count),
+    )
+
+
+# ---- stopping, orphans and restarts ---------------------------------------------------------------------
+
+
+async def _restore(found: BotState, round_: Round) -> LiveRound:
+    """The `LiveRound` of a round this process did not start, rebuilt from storage (its pace included)."""
+    chat = await found.store.chats.get(round_.chat_id)
+    channel = chat is not None and chat.type == "channel"
+    versions = []
+    for number in range(1, round_.settings.count + 1):
+        stored = await found.store.questions.by_thread(f"{round_.chat_id}/{question_key(round_.id, number)}")
+        latest = await found.store.questions.latest(stored.id) if stored is not None else None
+        if latest is not None:
+            versions.append(latest.id)
+    return LiveRound(
+        round_id=round_.id,
+        kind="channel" if channel else "group",
+        chat_id=round_.chat_id,
+        home_id=round_.initiator_id if channel else round_.chat_id,
+        initiator_id=round_.initiator_id,
+        title=chat.title if chat is not None else "",
+        locale=await _locale_of(found, round_.initiator_id),
+        seconds=round_.seconds or 0,
+        interval=round_.pause if channel else 0,
+        versions=versions,
+    )
+
+
+async def stop(app: Application, round_: Round) -> None:
+    """End a live round early: a round still being prepared is cancelled; a running one has its open poll
+    closed and explained, then finishes as usual (leaderboard or note) with the scores so far."""
+    found = state(app)
+    playing = registry(app).get(round_.id)
+    if round_.status == "preparing":
+        if playing is not None and playing.task is not None:
+            playing.task.cancel()
+        await found.store.rounds.cancel(round_.id)
+        registry(app).pop(round_.id, None)
+        return
+    playing = playing or await _restore(found, round_)
+    playing.stopping = True
+    for job in app.job_queue.get_jobs_by_name(f"round-next:{round_.id}"):
+        job.schedule_removal()
+    async with playing.lock:
+        for delivery in await found.store.deliveries.for_round(round_.id):
+            if not delivery.closed:
+                await _close_delivery(app, delivery, playing, stop_poll=True)
+    await finish(app, playing, interrupted=playing.kind == "channel")
+
+
+async def make_room(app: Application, chat_id: int, locale: str) -> bool:
+    """False while this process plays a live round in the chat. A live round nobody plays any more (the
+    bot restarted during its preparation, or between two polls) is ended cleanly instead, so it cannot
+    block the chat for good."""
+    found = state(app)
+    live = await found.store.rounds.live(chat_id)
+    if live is None:
+        return True
+    if live.id in registry(app):
+        return False
+    chat = await found.store.chats.get(chat_id)
+    if live.status == "running" and chat is not None and chat.type != "channel":
+        await post(app, chat_id, text(locale, "round_interrupted"))
+    await stop(app, live)
+    return True
 
 
 async def resume_rounds(app: Application) -> int:
-    """After a restart, carry on every round whose learner is owed a question (its generation was lost
-    with the old process); rounds waiting on an answer resume when the answer arrives."""
-    found: Services = app.bot_data["services"]
-    waiting = await found.store.sessions.waiting_for_question()
-    for session in waiting:
-        schedule_next(app, session.id)
-    return len(waiting)
-
-
-def drop_pending(app: Application, session_id: int) -> None:
-    for key in [k for k in _pending(app) if k[0] == session_id]:
-        _pending(app).pop(key).task.cancel()
-
-
-async def stop_round(app: Application, bot: Bot, chat_id: int, user_id: int, finish: bool) -> bool:
-    """End the learner's active round: /stop scores it, /cancel just drops it."""
-    found: Services = app.bot_data["services"]
-    session = await found.store.sessions.active(chat_id, user_id)
-    if session is None:
-        return False
-    # Cancel the question being written, then let a delivery already under way finish before the round
-    # ends: a quiz arriving after the end-of-round message would belong to a round that is over.
-    drop_pending(app, session.id)
-    async with _lock(app, session.id):
-        drop_pending(app, session.id)
-        if finish:
-            locale = await found.store.users.get_locale(user_id) or found.settings.locale.default
-            await finish_round(app, session.id, locale)
-        else:
-            await found.store.sessions.cancel(session.id)
-    return True
+    """After a restart: re-arm the close timer of every open poll of a running round (a poll whose time ran
+    out while the bot was down closes shortly after startup, once queued answers are in) and carry on.
+    Returns how many rounds were taken up again."""
+    found = state(app)
+    resumed = 0
+    for delivery in await found.store.deliveries.pending_close():
+        if delivery.round_id is None:
+            continue
+        round_ = await found.store.rounds.get(delivery.round_id)
+        if round_ is None or round_.status != "running":
+            await found.store.deliveries.close(delivery.id)
+            continue
+        if round_.id not in registry(app):
+            registry(app)[round_.id] = await _restore(found, round_)
+            resumed += 1
+        due = delivery.delivered_at + delivery.open_period * SECOND + CLOSE_GRACE - time.time()
+        _arm_close(app, delivery.id, max(due, RESUME_DELAY))
+    for round_ in await found.store.rounds.live_all():
+        if round_.id in registry(app):
+            continue
+        if round_.status == "running" and round_.seconds:
+            # Between two polls when the bot stopped: carry on with the next question.
+            playing = registry(app)[round_.id] = await _restore(found, round_)
+            app.create_task(post_next(app, playing))
+            resumed += 1
+            continue
+        # Its questions were still being written: end it cleanly, and say so where it was started.
+        playing = await _restore(found, round_)
+        await stop(app, round_)
+        await tell_home(app, playing, text(playing.locale, "round_interrupted"))
+    return resumed

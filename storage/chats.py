@@ -10,9 +10,9 @@ import json
 from dataclasses import dataclass
 from typing import Literal
 
-from retrieval.sampler import SamplerState
 from storage.db import Database, fetch_one, require
 from storage.errors import SchemaError, check_choice
+from vocabulary.records import SamplerState
 
 ChatType = Literal["private", "group", "supergroup", "channel"]
 CHAT_TYPES: tuple[ChatType, ...] = ("private", "group", "supergroup", "channel")

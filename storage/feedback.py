@@ -12,19 +12,10 @@ from typing import Literal
 from storage.db import Connection, Database, fetch_one, require
 from storage.errors import InvalidValueError, check_choice
 from storage.questions import check_successor
+from vocabulary.kinds import FEEDBACK_REASONS
 
 UP, DOWN = 1, -1
 VOTE_VALUES: tuple[int, ...] = (UP, DOWN)
-# The quick reasons under a 👎, the same for a learner's report and an instructor's revision, so a report
-# can be handed to a revision as it is.
-FEEDBACK_REASONS: tuple[str, ...] = (
-    "answer_wrong",
-    "explanation_wrong",
-    "stem_unclear",
-    "options_wrong",
-    "out_of_scope",
-    "other",
-)
 MAX_COMMENT = 1000
 ReportStatus = Literal["open", "fixed", "dismissed"]
 

@@ -1,4 +1,4 @@
-"""Channel series end to end: /post from an instructor's private chat, the channel checks, anonymous timed
+"""Channel rounds end to end: /post from an instructor's private chat, the channel checks, anonymous timed
 quizzes in the channel with explanations on close, and the instructor's copies with 👍/👎."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from telegram import Update
 from handlers.i18n import text
 from storage import Store
 from testkit.botharness import bot_running, world
-from testkit.seriesharness import QUICK_POLLS, replies_to, speed_up, walk_dialogue
+from testkit.roundharness import QUICK_POLLS, replies_to, speed_up, walk_dialogue
 
 SETTINGS = ["全部章节", "判断", "严谨（贴近教材）", "5"]
 
@@ -75,7 +75,7 @@ async def test_post_refuses_chats_it_cannot_or_may_not_post_in(tmp_path: Path):
     assert "请选择章节" in menu.text and "全部章节" in [b.text for b in menu.buttons]
 
 
-async def test_a_channel_series_posts_anonymous_quizzes_explains_them_and_copies_them_to_the_instructor(
+async def test_a_channel_round_posts_anonymous_quizzes_explains_them_and_copies_them_to_the_instructor(
     tmp_path: Path, monkeypatch
 ):
     speed_up(monkeypatch, 0.01)  # 30 s questions stay open for 0.3 s; the 1-minute pause lasts 0.6 s
@@ -129,7 +129,7 @@ async def test_a_channel_series_posts_anonymous_quizzes_explains_them_and_copies
     assert reason.reply_to_message_id == copies[0].message_id
 
 
-async def test_a_channel_series_resumes_after_a_restart(tmp_path: Path, monkeypatch):
+async def test_a_channel_round_resumes_after_a_restart(tmp_path: Path, monkeypatch):
     speed_up(monkeypatch, 0.05)
     async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings):
         tina = await client.create_user("Tina")
@@ -149,7 +149,7 @@ async def test_a_channel_series_resumes_after_a_restart(tmp_path: Path, monkeypa
     assert second.poll.question.startswith("2/5 ") and second.poll.is_anonymous
 
 
-async def test_a_channel_admin_who_runs_a_series_may_revise_its_questions(tmp_path: Path, monkeypatch):
+async def test_a_channel_admin_who_runs_a_round_may_revise_its_questions(tmp_path: Path, monkeypatch):
     speed_up(monkeypatch, 0.05)
     async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings):
         uma = await client.create_user("Uma")  # a channel administrator, not a configured instructor

@@ -1,5 +1,5 @@
 """Group rounds end to end: the real PTB Application against the Bot API emulator's groups, administrators
-and timed quiz polls, with round time shrunk (see testkit/seriesharness.py)."""
+and timed quiz polls, with round time shrunk (see testkit/roundharness.py)."""
 
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ from pathlib import Path
 from telegram import Update
 
 import graph.service
-from graph.schemas import GenerationRequest, Question
-from handlers import pacing, series
+from handlers import pacing, rounds
 from handlers.i18n import text
 from storage import Store
 from testkit.botharness import bot_running, world
-from testkit.seriesharness import QUICK_POLLS, replies_to, speed_up, start_group_round, wrong_choice
+from testkit.roundharness import QUICK_POLLS, replies_to, speed_up, start_group_round, wrong_choice
 from tests.test_bot_private import SlowAuthor
+from vocabulary.records import GenerationRequest, Question
 
 SECOND = 0.05
 
@@ -52,7 +52,7 @@ async def test_a_round_scores_members_ranks_ties_by_time_and_ends_with_a_leaderb
             assert f"第 {number} 题正确答案" in explained.text and "解析" in explained.text
             assert f"答对 {3 if number <= 3 else 2}/4 人" in explained.text
         board = await client.wait_for_text(group, "排行榜", timeout=10)
-        await asyncio.sleep(series.CLOSE_GRACE)  # the last close timer would have fired by now
+        await asyncio.sleep(rounds.CLOSE_GRACE)  # the last close timer would have fired by now
         transcript = await client.transcript(group)
     lines = board.text.splitlines()[1:]
     assert [line.split(" — ")[0] for line in lines] == ["🥇 Ann", "🥈 Ben", "🥉 Cai", "4. Dee"]
@@ -129,7 +129,7 @@ async def test_leaderboard_shows_this_week_and_all_time_over_rounds(tmp_path: Pa
 async def test_the_timer_and_the_poll_update_never_both_close_a_poll(tmp_path: Path, monkeypatch):
     """The poll update is held back here until after the timer has closed the poll and posted the next."""
     speed_up(monkeypatch, SECOND)
-    monkeypatch.setattr(series, "CLOSE_SETTLE", series.CLOSE_GRACE + 0.5)
+    monkeypatch.setattr(rounds, "CLOSE_SETTLE", rounds.CLOSE_GRACE + 0.5)
     async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings), bot_running(emulator, settings):
         ann = await client.create_user("Ann")
         group = await client.create_group("备考群", [], admins=[ann])
@@ -273,7 +273,7 @@ async def test_a_twenty_question_round_posts_at_most_twenty_messages_a_minute(tm
     # off, so what is measured is the bot's pacing alone.
     pace = 0.05
     speed_up(monkeypatch, second=0.01, pace=pace, rate_limiter=False)
-    monkeypatch.setattr(series, "CLOSE_SETTLE", 0.05)
+    monkeypatch.setattr(rounds, "CLOSE_SETTLE", 0.05)
     async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings), bot_running(emulator, settings):
         ann = await client.create_user("Ann")
         group = await client.create_group("备考群", [], admins=[ann])
@@ -345,7 +345,7 @@ async def test_a_restart_while_questions_are_written_ends_that_round_and_frees_t
         async with bot_running(emulator, settings) as app:
             await start_group_round(client, group, ann, count="5", seconds="30")
             await client.wait_for_text(group, "正在出题", timeout=10)
-            for running in series.registry(app).values():
+            for running in rounds.registry(app).values():
                 running.task.cancel()  # the process dies while the questions are being written
         monkeypatch.setattr(graph.service, "make_author", original)
         async with bot_running(emulator, settings):

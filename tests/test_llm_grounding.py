@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 import pytest
 
-from graph.schemas import GenerationRequest
 from graph.service import GenerationService, Result
 from retrieval.models import Slice
 from retrieval.sources import Sources
@@ -24,6 +23,7 @@ from settings.model import LLMSettings
 from testkit.fakes.corpus import DEED_TAX_ARGS
 from testkit.fakes.exam_model import ExamModel
 from testkit.fakes.openai_server import FakeOpenAI, Reply
+from vocabulary.records import GenerationRequest
 
 KEY_ENV = "EXAMFORGE_TEST_LLM_KEY"
 QUESTIONS = 30

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from graph.schemas import GenerationRequest
 from storage import ConflictError, InvalidValueError, Store
 from storage.feedback import DOWN, UP
 from tests.test_storage_support import (  # noqa: F401 - the *_fixture names are pytest fixtures
@@ -19,6 +18,7 @@ from tests.test_storage_support import (  # noqa: F401 - the *_fixture names are
     store_fixture,
     vat_question,
 )
+from vocabulary.records import GenerationRequest
 
 INSTRUCTOR = 90
 

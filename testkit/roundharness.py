@@ -11,7 +11,7 @@ from telegram.ext import AIORateLimiter
 import bot.app
 from emulator import EmulatorClient, EmulatorOptions
 from emulator.views import ChatMessage, EmuChat, EmuUser
-from handlers import pacing, series
+from handlers import pacing, rounds
 
 # Telegram's shortest open period is 5 s; shrunk rounds need shorter ones.
 QUICK_POLLS = EmulatorOptions(min_open_period=0.05)
@@ -27,7 +27,7 @@ def speed_up(
     `pace` (default: the same). AIORateLimiter's per-group limit is scaled alike, or switched off when
     only the bot's own pacing is under test."""
     pace = second if pace is None else pace
-    monkeypatch.setattr(series, "SECOND", second)
+    monkeypatch.setattr(rounds, "SECOND", second)
     monkeypatch.setattr(pacing, "MIN_INTERVAL", 3.0 * pace)
     monkeypatch.setattr(pacing, "WINDOW", 60.0 * pace)
     group_rate = pacing.LIMIT if rate_limiter else 0
