@@ -15,13 +15,14 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
 import handlers
+from engines.clock import POSTS_PER_WINDOW, Pace
 from engines.metrics import Metrics
 from engines.state import KEY, BotState
 from graph.service import GenerationService
 from handlers.context import state
 from handlers.feedback import abandon_interrupted_revisions
-from handlers.rounds import resume_rounds
 from handlers.sessions import resume_sessions
+from handlers.telegram_sender import TelegramSender
 from retrieval.sources import Sources, load_sources
 from settings import Settings, StartupError
 from storage import Store
@@ -50,7 +51,11 @@ def load_checked_sources(settings: Settings) -> Sources:
     return sources
 
 
-def build_application(settings: Settings, token: str, metrics: Metrics | None = None) -> Application:
+def build_application(
+    settings: Settings, token: str, metrics: Metrics | None = None, pace: Pace | None = None
+) -> Application:
+    """`pace`: the timing of timed rounds and group posts; tests pass a shrunk one."""
+    pace = pace or Pace()
     base = settings.telegram.base_url.rstrip("/")
     file_base = base[: -len("/bot")] + "/file/bot" if base.endswith("/bot") else base + "/file"
     application = (
@@ -58,11 +63,18 @@ def build_application(settings: Settings, token: str, metrics: Metrics | None = 
         .token(token)
         .base_url(base)
         .base_file_url(file_base)
-        .rate_limiter(AIORateLimiter(overall_max_rate=settings.telegram.rate_limit, max_retries=3))
+        .rate_limiter(
+            AIORateLimiter(
+                overall_max_rate=settings.telegram.rate_limit,
+                group_max_rate=POSTS_PER_WINDOW if pace.group_limiter else 0,
+                group_time_period=pace.post_window,
+                max_retries=3,
+            )
+        )
         .concurrent_updates(True)
         .build()
     )
-    application.bot_data[KEY] = BotState(settings=settings, metrics=metrics or Metrics())
+    application.bot_data[KEY] = BotState(settings=settings, metrics=metrics or Metrics(), pace=pace)
     handlers.register(application)
     return application
 
@@ -78,7 +90,7 @@ async def open_services(application: Application) -> None:
     except BaseException:
         await store.close()
         raise
-    found.open(sources, generation, store)
+    found.open(sources, generation, store, TelegramSender(application))
     try:
         await application.bot.set_my_commands([BotCommand(name, about) for name, about in COMMANDS])
     except TelegramError as exc:
@@ -105,6 +117,7 @@ async def close_services(application: Application) -> None:
     for task in in_flight:
         task.cancel()
     await asyncio.gather(*in_flight, return_exceptions=True)
+    await found.rounds.close()
     await found.generation.close()
     await found.store.close()
     found.close()
@@ -149,7 +162,7 @@ async def running(application: Application) -> AsyncIterator[Application]:
             resumed = await resume_sessions(application)
             if resumed:
                 log.info("resumed %d round(s) that were waiting for a question", resumed)
-            continued = await resume_rounds(application)
+            continued = await state(application).rounds.resume()
             if continued:
                 log.info("took up %d timed group or channel round(s) again", continued)
             yield application

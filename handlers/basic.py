@@ -5,8 +5,8 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
+from engines.i18n import LOCALES, text
 from handlers.context import acknowledge, remember, state
-from handlers.i18n import LOCALES, text
 from vocabulary import callbacks
 
 LANG_NAMES = {"zh": "中文", "en": "English"}

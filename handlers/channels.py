@@ -13,9 +13,9 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from handlers import rounds, roundsetup
+from engines.i18n import text
+from handlers import roundsetup
 from handlers.context import remember, state
-from handlers.i18n import text
 from handlers.instructors import is_instructor
 
 AWAITING_KEY = "post_channel"
@@ -85,7 +85,7 @@ async def channel_given(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         return
     context.chat_data.pop(AWAITING_KEY, None)
     await state(context).store.chats.upsert(chat.id, "channel", chat.title or "")
-    if not await rounds.make_room(context.application, chat.id, locale):
+    if not await state(context).rounds.make_room(chat.id, locale):
         await message.reply_text(text(locale, "round_busy_channel", channel=chat.title))
         return
     await roundsetup.open_dialogue(update, context, locale, "channel", chat.id, chat.title or str(chat.id))

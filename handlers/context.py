@@ -12,8 +12,8 @@ from telegram import CallbackQuery, Update
 from telegram.error import BadRequest
 from telegram.ext import Application, CallbackContext, ContextTypes
 
+from engines.i18n import text
 from engines.state import KEY, BotState
-from handlers.i18n import text
 
 log = logging.getLogger(__name__)
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
+from engines.i18n import text
 from handlers.context import acknowledge, remember, state
 from handlers.feedback import ask_reason
-from handlers.i18n import text
 from handlers.sessions import schedule_next, stop_session
 from handlers.setup import cancel_setup, quiz
 from vocabulary import callbacks

@@ -8,8 +8,8 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from engines.i18n import text
 from handlers.context import state, user_locale
-from handlers.i18n import text
 
 log = logging.getLogger(__name__)
 

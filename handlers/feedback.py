@@ -17,10 +17,10 @@ from telegram import (
 from telegram.error import TelegramError
 from telegram.ext import Application, ApplicationHandlerStop, ContextTypes
 
+from engines.i18n import text
+from engines.revisions import Declined, Failed, revise
 from engines.state import BotState
-from graph.service import Result, UnknownQuestion
 from handlers.context import acknowledge, remember, state
-from handlers.i18n import text
 from handlers.instructors import instructor_ids, is_instructor
 from handlers.polls import option_list
 from handlers.revisions import mark, pending_result, send_preview
@@ -206,42 +206,26 @@ async def _revise(
     delivery = await store.deliveries.get(delivery_id)
     version = await store.questions.version(delivery.version_id)
     limit = found.settings.telegram.revision_limit
-    if await store.revisions.in_flight_count(instructor_id) >= limit:
-        await app.bot.send_message(status_chat, text(locale, "revision_limit", limit=limit))
-        return
-    if not await store.revisions.try_start_revision(version.id, instructor_id, reason, comment):
-        await app.bot.send_message(status_chat, text(locale, "revision_busy"))
-        return
-    revision = await store.revisions.current(version.id)
-    status = StatusMessage(
-        app.bot,
-        status_chat,
-        locale,
-        text(locale, "revision_status", label=version.label, reason=text(locale, f"reason_{reason}")),
+    title = text(locale, "revision_status", label=version.label, reason=text(locale, f"reason_{reason}"))
+    ended = await revise(
+        store,
+        found.generation,
+        limit=limit,
+        version=version,
+        instructor_id=instructor_id,
+        reason=reason,
+        comment=comment,
+        status=StatusMessage(app.bot, status_chat, locale, title),
+        locale=locale,
     )
-    try:
-        await status.open()
-        result: Result | None = None
-        async for event in found.generation.revise(version.thread_id, reason, comment):
-            if isinstance(event, Result):
-                result = event
-            else:
-                await status.add(event)
-        if result is None or not result.ok or (result.version or 0) <= version.number:
-            await store.revisions.finish_revision(version.id, "failed")
-            await status.close(text(locale, "revision_failed_status"))
+    if isinstance(ended, Declined):
+        await app.bot.send_message(status_chat, text(locale, ended.key, limit=limit))
+    elif isinstance(ended, Failed):
+        if ended.reported:
             await _mark_reported(app, delivery, locale)
-            reason_text = result.failure if result else ""
-            await app.bot.send_message(status_chat, text(locale, "revision_failed", reason=reason_text))
-            return
-        await status.close(text(locale, "preview_waiting", label=f"v{result.version}"))
-        await send_preview(app, revision, delivery, version, result, status_chat, locale)
-    except UnknownQuestion:
-        await store.revisions.finish_revision(version.id, "failed")
-        await app.bot.send_message(status_chat, text(locale, "revision_failed", reason=version.thread_id))
-    except BaseException:
-        await store.revisions.finish_revision(version.id, "abandoned")
-        raise
+        await app.bot.send_message(status_chat, text(locale, "revision_failed", reason=ended.reason))
+    else:
+        await send_preview(app, ended.revision, delivery, version, ended.result, status_chat, locale)
 
 
 async def _mark_reported(app: Application, delivery: Delivery, locale: str) -> None:

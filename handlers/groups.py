@@ -12,10 +12,10 @@ import logging
 from telegram import Update
 from telegram.ext import Application, ContextTypes
 
+from engines.i18n import text
 from engines.state import BotState
-from handlers import rounds, roundsetup
+from handlers import roundsetup
 from handlers.context import remember, state
-from handlers.i18n import text
 from handlers.instructors import is_instructor
 from handlers.pacing import post
 from storage.deliveries import Delivery
@@ -35,7 +35,7 @@ async def groupquiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not await is_instructor(context, user.id, chat.id):
         await post(context.application, chat.id, text(locale, "groupquiz_not_allowed"))
         return
-    if not await rounds.make_room(context.application, chat.id, locale):
+    if not await state(context).rounds.make_room(chat.id, locale):
         await post(context.application, chat.id, text(locale, "round_busy"))
         return
     await roundsetup.open_dialogue(update, context, locale, "group", chat.id, chat.title or "")
@@ -59,7 +59,7 @@ async def stopquiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if user.id != live.initiator_id and not await is_instructor(context, user.id, chat.id):
         await post(context.application, chat.id, text(locale, "stopquiz_not_allowed"))
         return
-    await rounds.stop(context.application, live)
+    await state(context).rounds.stop(live)
     if live.status == "preparing":
         await post(context.application, chat.id, text(locale, "round_cancelled"))
 

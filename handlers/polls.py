@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, Poll, ReplyParameters
 
+from engines.i18n import text
 from graph.format import STEM_LIMIT
-from handlers.i18n import text
 from storage import Store
 from storage.deliveries import Delivery, DeliveryKind
 from vocabulary import callbacks

@@ -12,10 +12,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, ReplyParameters
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes
 
+from engines.i18n import text
 from engines.state import BotState
 from graph.events import Result
 from handlers.context import acknowledge, remember, state
-from handlers.i18n import text
 from handlers.instructors import is_instructor
 from handlers.polls import option_list, post_quiz, vote_keyboard
 from storage.deliveries import Delivery

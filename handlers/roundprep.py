@@ -6,23 +6,15 @@ from __future__ import annotations
 
 import asyncio
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Update
 from telegram.ext import Application, ContextTypes
 
+from engines.i18n import text
+from engines.rounds import LiveRound, RoundKind, question_key
 from engines.state import BotState
 from graph.service import Result
 from handlers.context import acknowledge, remember, state
-from handlers.i18n import text
 from handlers.pacing import paced
-from handlers.rounds import (
-    LiveRound,
-    RoundKind,
-    drop,
-    question_key,
-    registry,
-    start,
-    tell_home,
-)
 from handlers.sessions import Pending, generate_with_progress, question_type
 from handlers.status import StatusMessage
 from retrieval.sampler import NoSlicesError
@@ -54,14 +46,14 @@ async def begin(
     except ConflictError:
         return False
     playing = LiveRound(round_.id, kind, chat_id, home_id, user_id, title, locale, seconds, interval)
-    registry(app)[round_.id] = playing
+    state(app).rounds.live[round_.id] = playing
     playing.task = app.create_task(_prepare(app, playing, settings))
     return True
 
 
 async def _requests(found: BotState, playing: LiveRound, settings: QuizSettings) -> list[GenerationRequest]:
     """Draw every slice up front from the chat's stored sampler history, so the round has no repeats."""
-    state = await found.store.chats.get_sampler_state(playing.chat_id)
+    sampler = await found.store.chats.get_sampler_state(playing.chat_id)
     chapters = [tuple(c) for c in settings.chapters] or None
     requests = [
         found.generation.new_request(
@@ -70,11 +62,11 @@ async def _requests(found: BotState, playing: LiveRound, settings: QuizSettings)
             settings.mode,
             chapters,
             settings.calculation_only,
-            sampler_state=state,
+            sampler_state=sampler,
         ).model_copy(update={"question_id": question_key(playing.round_id, number)})
         for number in range(1, settings.count + 1)
     ]
-    await found.store.chats.put_sampler_state(playing.chat_id, state)
+    await found.store.chats.put_sampler_state(playing.chat_id, sampler)
     return requests
 
 
@@ -89,38 +81,32 @@ async def _prepare(app: Application, playing: LiveRound, settings: QuizSettings)
         try:
             requests = await _requests(found, playing, settings)
         except NoSlicesError as exc:
-            await drop(app, playing)
+            await state(app).rounds.drop(playing)
             await status.close(text(locale, "no_slices", reason=exc))
             return
         await _write_all(found, playing, requests, status)
     except Exception:
-        await drop(app, playing)
-        await tell_home(app, playing, text(locale, "error"))
+        await state(app).rounds.drop(playing)
+        await found.rounds.tell_home(playing, text(locale, "error"))
         raise
     ready = len(playing.versions)
     await status.close(text(locale, "round_prepared", ready=ready, count=count))
     if ready == 0:
-        await drop(app, playing)
-        await tell_home(app, playing, text(locale, "round_none"))
+        await state(app).rounds.drop(playing)
+        await found.rounds.tell_home(playing, text(locale, "round_none"))
     elif ready < count:
         buttons = [
-            InlineKeyboardButton(
-                text(locale, "round_start_fewer", ready=ready),
-                callback_data=callbacks.ROUND_CONFIRM.build(playing.round_id, "go"),
-            ),
-            InlineKeyboardButton(
-                text(locale, "round_cancel"),
-                callback_data=callbacks.ROUND_CONFIRM.build(playing.round_id, "no"),
-            ),
+            [
+                (
+                    text(locale, "round_start_fewer", ready=ready),
+                    callbacks.ROUND_CONFIRM.build(playing.round_id, "go"),
+                ),
+                (text(locale, "round_cancel"), callbacks.ROUND_CONFIRM.build(playing.round_id, "no")),
+            ]
         ]
-        await tell_home(
-            app,
-            playing,
-            text(locale, "round_fewer", ready=ready, count=count),
-            reply_markup=InlineKeyboardMarkup([buttons]),
-        )
+        await found.rounds.tell_home(playing, text(locale, "round_fewer", ready=ready, count=count), buttons)
     else:
-        await start(app, playing)
+        await state(app).rounds.start(playing)
 
 
 async def _write_all(
@@ -156,7 +142,7 @@ async def confirm_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     query = update.callback_query
     locale = await remember(update, context)
     round_id, choice = callbacks.ROUND_CONFIRM.parse(query.data)
-    playing = registry(context.application).get(round_id)
+    playing = state(context).rounds.live.get(round_id)
     round_ = await state(context).store.rounds.get(round_id)
     if playing is None or round_ is None or round_.status != "preparing" or not playing.versions:
         await acknowledge(query, text(locale, "stale_button"))
@@ -167,7 +153,7 @@ async def confirm_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     await acknowledge(query)
     if choice == "go":
         await query.edit_message_text(text(locale, "round_starting", count=len(playing.versions)))
-        await start(context.application, playing)
+        await state(context.application).rounds.start(playing)
     else:
-        await drop(context.application, playing)
+        await state(context.application).rounds.drop(playing)
         await query.edit_message_text(text(locale, "round_cancelled"))

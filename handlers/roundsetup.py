@@ -13,12 +13,12 @@ import secrets
 from telegram import CallbackQuery, Update
 from telegram.ext import ContextTypes
 
+from engines.i18n import text
+from engines.rounds import RoundKind
 from handlers.context import acknowledge, remember
-from handlers.i18n import text
 from handlers.menus import open_menu
 from handlers.pacing import post
 from handlers.roundprep import begin
-from handlers.rounds import RoundKind
 from handlers.setup import (
     COUNTS,
     chapter_choice,

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.ext import Application, ContextTypes
 
+from engines.i18n import text
 from engines.state import BotState
 from graph.service import Progress, Result
 from handlers.context import state
-from handlers.i18n import text
 from handlers.polls import answer_feedback, post_quiz
 from handlers.status import StatusMessage
 from retrieval.sampler import NoSlicesError
@@ -101,16 +101,16 @@ async def _start_generation(
         pending = Pending(request=request, task=asyncio.get_running_loop().create_future(), earlier=True)
         pending.task.set_result(written)
     else:
-        state = await found.store.chats.get_sampler_state(session.chat_id)
+        sampler = await found.store.chats.get_sampler_state(session.chat_id)
         request = found.generation.new_request(
             session.chat_id,
             qtype,
             settings.mode,
             [tuple(c) for c in settings.chapters] or None,
             settings.calculation_only,
-            sampler_state=state,
+            sampler_state=sampler,
         ).model_copy(update={"question_id": key})
-        await found.store.chats.put_sampler_state(session.chat_id, state)
+        await found.store.chats.put_sampler_state(session.chat_id, sampler)
         pending = Pending(request=request)
         pending.task = asyncio.create_task(generate_with_progress(found, pending))
     _pending(app)[(session.id, position)] = pending

@@ -11,8 +11,8 @@ import secrets
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
+from engines.i18n import text
 from handlers.context import acknowledge, remember, state
-from handlers.i18n import text
 from handlers.menus import open_menu
 from handlers.sessions import start_session
 from storage.quiz_settings import QuizSettings

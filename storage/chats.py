@@ -49,13 +49,6 @@ class ChatRepository:
         row = await self.db.fetch_one("SELECT * FROM chats WHERE id = ?", (chat_id,))
         return Chat(**row) if row is not None else None
 
-    async def purge(self, chat_id: int) -> bool:
-        """Forget a chat and everything asked and answered in it (the checkpointer's threads are purged
-        separately by the generation service)."""
-        async with self.db.transaction() as conn:
-            cursor = await conn.execute("DELETE FROM chats WHERE id = ?", (chat_id,))
-            return cursor.rowcount > 0
-
     async def get_sampler_state(self, chat_id: int) -> SamplerState:
         """A chat that never drew starts with an empty state."""
         row = await self.db.fetch_one("SELECT state FROM sampler_states WHERE chat_id = ?", (chat_id,))

@@ -159,11 +159,6 @@ class ReportRepository:
             await check_successor(conn, version_id, fixed_by)
             return await self._resolve(conn, "version_id = ?", version_id, "fixed", fixed_by, resolved_by)
 
-    async def dismiss(self, report_id: int, resolved_by: int) -> bool:
-        """True if the report was open and is now dismissed."""
-        async with self.db.transaction() as conn:
-            return await self._resolve(conn, "id = ?", report_id, "dismissed", None, resolved_by) == 1
-
     async def _resolve(
         self,
         conn: Connection,

@@ -16,13 +16,13 @@ import storage.sessions
 from emulator import EmulatorServer
 from emulator.views import Button, ChatMessage, EmuUser
 from engines import limits
+from engines.i18n import text
 from engines.limits import DialogueLimit
 from handlers.context import state
-from handlers.i18n import text
 from handlers.sessions import resume_sessions
 from storage import Store
 from testkit.botharness import bot_running, world
-from testkit.roundharness import QUICK_POLLS, speed_up, start_group_round, wrong_choice
+from testkit.roundharness import QUICK_POLLS, quick_pace, start_group_round, wrong_choice
 from tests.test_bot_private import choose
 
 STALE = text("zh", "stale_button")
@@ -79,8 +79,11 @@ async def test_another_users_answer_to_a_learners_quiz_neither_counts_nor_moves_
 
 
 async def test_only_those_who_may_start_a_group_round_may_cancel_its_setup(tmp_path: Path, monkeypatch):
-    speed_up(monkeypatch, 0.05)
-    async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings), bot_running(emulator, settings):
+    pace = quick_pace(0.05)
+    async with (
+        world(tmp_path, QUICK_POLLS) as (emulator, client, settings),
+        bot_running(emulator, settings, pace),
+    ):
         ann, ben = await client.create_user("Ann"), await client.create_user("Ben")
         group = await client.create_group("备考群", [ben], admins=[ann])
         await client.send_text(ann, "/groupquiz", group)
@@ -297,8 +300,11 @@ async def test_forged_buttons_and_answers_get_the_stale_notice_and_no_traceback(
 
 
 async def test_bidi_controls_in_a_name_do_not_reorder_the_leaderboard(tmp_path: Path, monkeypatch):
-    speed_up(monkeypatch, 0.05)
-    async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings), bot_running(emulator, settings):
+    pace = quick_pace(0.05)
+    async with (
+        world(tmp_path, QUICK_POLLS) as (emulator, client, settings),
+        bot_running(emulator, settings, pace),
+    ):
         ann = await client.create_user("Ann")
         mallory = await client.create_user("Mal\u202elory\u2066", username=None)
         ghost = await client.create_user("\u200f\u202e", username="ghost_user")

@@ -3,7 +3,7 @@
 import re
 import string
 
-from handlers.i18n import LOCALES, catalogue, text
+from engines.i18n import LOCALES, catalogue, text
 
 
 def _fields(template: str) -> set[str]:

@@ -68,9 +68,6 @@ async def test_report_lifecycle(store: Store) -> None:
 
     later = await store.reports.create(world.version.id, world.user_id, "other")
     assert later.id != report.id
-    assert await store.reports.dismiss(later.id, INSTRUCTOR)
-    assert not await store.reports.dismiss(later.id, INSTRUCTOR)
-    assert (await store.reports.get(later.id)).status == "dismissed"
 
 
 async def test_a_fix_must_be_a_later_version_of_the_same_question(store: Store) -> None:
