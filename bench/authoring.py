@@ -18,17 +18,16 @@ from graph.context import KnowledgeIndex
 from graph.lint import RULES
 from graph.materials import calculators_for
 from graph.nodes.writer import write_question
-from graph.schemas import Mode, Question, QuestionType
 from retrieval.compiler import compile_kb
 from retrieval.index import QuestionIndex
 from retrieval.sources import Sources, load_sources
+from vocabulary.kinds import MODES, QUESTION_TYPES
+from vocabulary.records import Question
 
 KNOWLEDGE_BASES: tuple[tuple[str, Path, Path], ...] = (
     ("sample", Path("data/knowledge_base.jsonl"), Path("data/question_bank.xlsx")),
     ("prose", Path("data/prose/knowledge_base.jsonl"), Path("data/prose/question_bank.xlsx")),
 )
-QTYPES: tuple[QuestionType, ...] = ("single", "multi", "judge")
-MODES: tuple[Mode, ...] = ("strict", "flexible")
 FLAG_TARGET = 0.05
 FEW_SHOT = 3
 TOP_REASONS = 3
@@ -82,7 +81,7 @@ async def survey(sources: Sources) -> Tally:
     tally = Tally(slices=len(sources.slices))
     for slice_ in sources.slices:
         neighbours = knowledge.neighbours(slice_)
-        for qtype in QTYPES:
+        for qtype in QUESTION_TYPES:
             shots = examples.few_shot(slice_, qtype, FEW_SHOT)
             for mode in MODES:
                 task = Task(slice_, qtype, mode, seed=0, examples=shots, neighbours=neighbours, facts=facts)
@@ -102,7 +101,7 @@ async def survey(sources: Sources) -> Tally:
 
 def _rows(name: str, tally: Tally) -> list[Row]:
     rows: list[Row] = []
-    for qtype in QTYPES:
+    for qtype in QUESTION_TYPES:
         shares = ", ".join(
             f"{mode} {tally.produced[qtype, mode]}/{tally.asked[qtype, mode]}" for mode in MODES
         )

@@ -71,9 +71,8 @@ from telegram.ext import Application
 from bot.app import build_application, running
 from emulator import EmulatorClient, EmulatorError, EmulatorServer
 from emulator.views import ChatMessage, EmuUser
-from graph.schemas import GenerationRequest
 from graph.service import GenerationService, Progress, Result
-from handlers.context import SERVICES_KEY
+from handlers.context import state
 from settings import Settings
 from settings.model import LLMSettings, TelegramSettings
 from storage import Store
@@ -81,6 +80,7 @@ from testkit.botharness import bot_settings
 from testkit.fakes.corpus import DEED_TAX_ARGS
 from testkit.fakes.exam_model import ExamModel
 from testkit.fakes.openai_server import FakeOpenAI
+from vocabulary.records import GenerationRequest
 
 ROOT = Path(__file__).resolve().parent.parent
 LEARNERS_ENV = "EXAMFORGE_BENCH_LEARNERS"
@@ -483,14 +483,14 @@ async def bot_run(
     application: Application, world: WorldProcess, ledger: CallLedger, error_log: ErrorLog
 ) -> BotRun:
     async with running(application):
-        ledger.watch(application.bot_data[SERVICES_KEY].generation)
+        ledger.watch(state(application).generation)
         assert application.updater is not None
         await application.updater.start_polling(poll_interval=0.0, timeout=5)
         wall, cpu, workers = time.monotonic(), time.process_time(), worker_cpu()
         report = await world.play()
         wall, cpu = time.monotonic() - wall, time.process_time() - cpu
         workers = None if workers is None or (now := worker_cpu()) is None else now - workers
-        handled = application.bot_data["metrics"].registry.get_sample_value("examforge_errors_total")
+        handled = state(application).metrics.registry.get_sample_value("examforge_errors_total")
         return BotRun(report, wall, cpu, workers, int(handled or 0), error_log.count)
 
 

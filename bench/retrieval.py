@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from retrieval.index import QuestionIndex
-from retrieval.models import MASTERY_LEVELS, QUESTION_TYPES, MotherQuestion, Slice
+from retrieval.models import MASTERY_LEVELS, MotherQuestion, Slice
 from retrieval.sources import Sources, load_sources
 from retrieval.text import TOKENIZERS
 from settings import load_settings
+from vocabulary.kinds import QUESTION_TYPES
 
 BANK_SIZE = 50_000
 QUERIES = 500

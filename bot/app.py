@@ -1,5 +1,5 @@
 """The PTB Application factory: the same bot for Telegram and for the local emulator, differing only in
-the Bot API base URL. Services (sources, generation loop, store) open in `running` before the
+the Bot API base URL. BotState (sources, generation loop, store) open in `running` before the
 first update and close after the last, so a stopped bot leaves no connection or half-written checkpoint."""
 
 from __future__ import annotations
@@ -15,12 +15,14 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
 import handlers
-from bot.metrics import Metrics
+from engines.clock import POSTS_PER_WINDOW, Pace
+from engines.metrics import Metrics
+from engines.state import KEY, BotState
 from graph.service import GenerationService
-from handlers.context import SERVICES_KEY, Services
+from handlers.context import state
 from handlers.feedback import abandon_interrupted_revisions
-from handlers.rounds import resume_rounds
-from handlers.series import resume_series
+from handlers.sessions import resume_sessions
+from handlers.telegram_sender import TelegramSender
 from retrieval.sources import Sources, load_sources
 from settings import Settings, StartupError
 from storage import Store
@@ -49,7 +51,11 @@ def load_checked_sources(settings: Settings) -> Sources:
     return sources
 
 
-def build_application(settings: Settings, token: str, metrics: Metrics | None = None) -> Application:
+def build_application(
+    settings: Settings, token: str, metrics: Metrics | None = None, pace: Pace | None = None
+) -> Application:
+    """`pace`: the timing of timed rounds and group posts; tests pass a shrunk one."""
+    pace = pace or Pace()
     base = settings.telegram.base_url.rstrip("/")
     file_base = base[: -len("/bot")] + "/file/bot" if base.endswith("/bot") else base + "/file"
     application = (
@@ -57,18 +63,25 @@ def build_application(settings: Settings, token: str, metrics: Metrics | None = 
         .token(token)
         .base_url(base)
         .base_file_url(file_base)
-        .rate_limiter(AIORateLimiter(overall_max_rate=settings.telegram.rate_limit, max_retries=3))
+        .rate_limiter(
+            AIORateLimiter(
+                overall_max_rate=settings.telegram.rate_limit,
+                group_max_rate=POSTS_PER_WINDOW if pace.group_limiter else 0,
+                group_time_period=pace.post_window,
+                max_retries=3,
+            )
+        )
         .concurrent_updates(True)
         .build()
     )
-    application.bot_data["settings"] = settings
-    application.bot_data["metrics"] = metrics or Metrics()
+    application.bot_data[KEY] = BotState(settings=settings, metrics=metrics or Metrics(), pace=pace)
     handlers.register(application)
     return application
 
 
 async def open_services(application: Application) -> None:
-    settings: Settings = application.bot_data["settings"]
+    found = state(application)
+    settings = found.settings
     # The store first: a bad file is found in milliseconds, before the sources and the graph are built.
     store = await Store.open(settings.storage.database, synchronous=settings.storage.synchronous)
     try:
@@ -77,13 +90,7 @@ async def open_services(application: Application) -> None:
     except BaseException:
         await store.close()
         raise
-    application.bot_data[SERVICES_KEY] = Services(
-        settings=settings,
-        sources=sources,
-        generation=generation,
-        store=store,
-        metrics=application.bot_data["metrics"],
-    )
+    found.open(sources, generation, store, TelegramSender(application))
     try:
         await application.bot.set_my_commands([BotCommand(name, about) for name, about in COMMANDS])
     except TelegramError as exc:
@@ -99,17 +106,21 @@ async def open_services(application: Application) -> None:
 
 
 async def close_services(application: Application) -> None:
-    found: Services | None = application.bot_data.pop(SERVICES_KEY, None)
-    if found is None:
+    found = state(application)
+    if not found.running:
         return
     # Work still in flight would meet a closed store: stop it first (stored sessions resume on restart).
-    in_flight = [p.task for p in application.bot_data.pop("pending", {}).values() if p.task is not None]
-    in_flight += list(application.bot_data.pop("round_tasks", set()))
+    in_flight = [p.task for p in found.pending.values() if p.task is not None]
+    in_flight += list(found.session_tasks)
+    found.pending.clear()
+    found.session_tasks.clear()
     for task in in_flight:
         task.cancel()
     await asyncio.gather(*in_flight, return_exceptions=True)
+    await found.rounds.close()
     await found.generation.close()
     await found.store.close()
+    found.close()
     # What start-up froze may be garbage now; a process that runs the bot again (the tests) must collect it.
     gc.unfreeze()
 
@@ -124,7 +135,7 @@ async def _initialize(application: Application) -> None:
 
 
 def _bot_api_failure(exc: TelegramError, application: Application) -> str:
-    telegram = application.bot_data["settings"].telegram
+    telegram = state(application).settings.telegram
     if isinstance(exc, InvalidToken):
         return (
             f"the Bot API at {telegram.base_url} rejected the token in ${telegram.token_env}; "
@@ -148,10 +159,10 @@ async def running(application: Application) -> AsyncIterator[Application]:
         try:
             await application.start()
             await abandon_interrupted_revisions(application)
-            resumed = await resume_rounds(application)
+            resumed = await resume_sessions(application)
             if resumed:
                 log.info("resumed %d round(s) that were waiting for a question", resumed)
-            continued = await resume_series(application)
+            continued = await state(application).rounds.resume()
             if continued:
                 log.info("took up %d timed group or channel round(s) again", continued)
             yield application

@@ -12,8 +12,9 @@ from aiohttp import web
 from telegram.ext import Application
 
 from bot.app import running
-from bot.metrics import Metrics
 from bot.webhook import UPDATE_PATH, create_metrics_app, create_webhook_app
+from engines.metrics import Metrics
+from handlers.context import state
 from settings import Settings, StartupError
 
 log = logging.getLogger(__name__)
@@ -72,7 +73,7 @@ async def metrics_listener(settings: Settings, metrics: Metrics) -> AsyncIterato
 
 
 async def serve_polling(application: Application, settings: Settings, stop: asyncio.Event) -> None:
-    async with metrics_listener(settings, application.bot_data["metrics"]), running(application):
+    async with metrics_listener(settings, state(application).metrics), running(application):
         await application.updater.start_polling(drop_pending_updates=False)
         # bot.base_url ends with the token: log only the configured server
         log.info("polling %s as @%s", settings.telegram.base_url, application.bot.username)

@@ -18,8 +18,8 @@ from aiohttp import web
 from telegram import Update
 from telegram.ext import Application
 
-from bot.metrics import Metrics
-from handlers.context import SERVICES_KEY
+from engines.metrics import Metrics
+from handlers.context import state
 
 log = logging.getLogger(__name__)
 UPDATE_PATH = "/telegram"
@@ -58,10 +58,10 @@ def create_webhook_app(
         return web.Response(text="ok")
 
     async def healthz(request: web.Request) -> web.Response:
-        services = application.bot_data.get(SERVICES_KEY)
+        found = state(application)
         checks = {
             "running": application.running,
-            "store": services is not None and services.store.db.readable(),
+            "store": found.running and found.store.db.readable(),
         }
         healthy = all(checks.values())
         return web.json_response({"ok": healthy, **checks}, status=200 if healthy else 503)

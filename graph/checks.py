@@ -19,7 +19,8 @@ from graph.format import (
     same_number,
 )
 from graph.lint import lint
-from graph.schemas import BLANK, Calculation, Issue, Question
+from graph.schemas import BLANK, Issue
+from vocabulary.records import Calculation, Question
 
 Recompute = Callable[[Calculation], float]
 DuplicateScore = Callable[[Question], float]

@@ -7,13 +7,11 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
-from graph.schemas import Issue, Question, VerificationReport
-
-FeedbackReason = Literal[
-    "answer_wrong", "explanation_wrong", "stem_unclear", "options_wrong", "out_of_scope", "other"
-]
+from graph.schemas import Issue, VerificationReport
+from vocabulary.kinds import FeedbackReason
+from vocabulary.records import Question
 
 # What each quick reason of a 👎 means to the critic. None of them is major: the fixer, which has the
 # question in hand, answers first (the comment's numbers, the faulted part); what it cannot repair escalates

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graph.authors.base import Author
-from graph.schemas import Question
 from retrieval.facts import FactBase
 from retrieval.models import MotherQuestion, Slice
+from vocabulary.records import Question
 
 
 class KnowledgeIndex:

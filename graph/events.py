@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from graph.schemas import Question
+from vocabulary.records import Question
 
 
 class UnknownQuestion(LookupError):

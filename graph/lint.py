@@ -10,8 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from graph.format import ANALYSIS, explanation_parts, numbers_in, same_number
-from graph.schemas import Issue, IssueType, Question
+from graph.schemas import Issue, IssueType
 from retrieval.facts import COMPARATORS, MODALS
+from vocabulary.records import Question
 
 SPREAD_LIMIT = 8.0
 DOUBLINGS = (2.0, 0.5)

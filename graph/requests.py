@@ -14,9 +14,9 @@ import zlib
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
-from graph.schemas import GenerationRequest
 from retrieval.models import Slice
-from retrieval.sampler import SamplerState, SliceSampler
+from retrieval.sampler import SliceSampler
+from vocabulary.records import GenerationRequest, SamplerState
 
 Chapters = list[tuple[str, ...]] | None
 

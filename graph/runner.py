@@ -18,11 +18,12 @@ from langgraph.types import Command
 
 from graph.build import build_graph
 from graph.checkpoint import LoopSqliteSaver, close_checkpointer, open_checkpointer, prune_thread, thread_ids
-from graph.complaints import FeedbackReason, revision_update
+from graph.complaints import revision_update
 from graph.context import GenerationContext
 from graph.events import Progress, Result, UnknownQuestion
-from graph.schemas import GenerationRequest, Question
 from graph.state import initial_state
+from vocabulary.kinds import FeedbackReason
+from vocabulary.records import GenerationRequest, Question
 
 
 class GraphRunner:

@@ -6,14 +6,10 @@ and the bot can share them without importing LangGraph.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
-QuestionType = Literal["single", "multi", "judge"]
-Mode = Literal["strict", "flexible"]
 IssueType = Literal[
     "answer_mismatch",
     "calculation_error",
@@ -31,15 +27,6 @@ Status = Literal["passed", "needs_revision", "fatal"]
 BLANK = "（　）"
 
 
-class Calculation(BaseModel):
-    """The calculator call a finance question is built on; the critic re-runs it."""
-
-    calculator: str
-    args: dict
-    field: str
-    value: float | None = None
-
-
 class Draft(BaseModel):
     """What an author returns: the question before the writer normalises it."""
 
@@ -51,48 +38,6 @@ class Draft(BaseModel):
     sources: list[str] = Field(
         default_factory=list, description="题目所依据的教材原句（逐字摘自知识点原文），至少一句"
     )
-
-
-class Question(BaseModel):
-    """The canonical question: fits Telegram's quiz limits and carries where it came from."""
-
-    qtype: QuestionType
-    stem: str
-    options: list[str]
-    answer: list[str]
-    explanation: str
-    short_explanation: str = ""
-    difficulty: float = 0.5
-    mode: Mode = "strict"
-    slice_id: str = ""
-    slice_path: str = ""
-    chapter: list[str] = Field(default_factory=list)
-    calculation: Calculation | None = None
-    sources: list[str] = Field(default_factory=list)
-    fact_ids: list[str] = Field(default_factory=list)
-    evidence: list[str] = Field(default_factory=list)
-    # A past-paper case question's situation, sent before its poll (a poll's 300 characters cannot hold it).
-    case: str = ""
-
-    @property
-    def answer_text(self) -> str:
-        return "".join(self.answer)
-
-    @property
-    def correct_indexes(self) -> list[int]:
-        return [ord(letter) - ord("A") for letter in self.answer]
-
-    def fingerprint(self) -> str:
-        """Identity of what a learner reads: a revision must change it to count as a change (merely
-        reordering the options does not)."""
-        correct = sorted(self.options[i] for i in self.correct_indexes if i < len(self.options))
-        visible = {
-            "stem": self.stem,
-            "options": sorted(self.options),
-            "correct": correct,
-            "explanation": self.explanation,
-        }
-        return hashlib.sha256(json.dumps(visible, ensure_ascii=False).encode()).hexdigest()[:16]
 
 
 class Issue(BaseModel):
@@ -127,20 +72,3 @@ class ReviewVerdict(BaseModel):
     answer: str = Field(description="你独立作答的答案字母，如 B 或 ACD")
     issues: list[Issue] = Field(default_factory=list, description="发现的问题；没有则为空")
     suggestions: list[str] = Field(default_factory=list)
-
-
-class GenerationRequest(BaseModel):
-    chat_id: int
-    question_id: str
-    qtype: QuestionType
-    mode: Mode = "strict"
-    chapters: list[list[str]] = Field(default_factory=list, description="(篇, 章) pairs; empty = all")
-    calculation_only: bool = False
-    slice_id: str | None = None
-    seed: int = 0
-    visit: int = Field(0, ge=0, description="how often this chat met the slice before: picks another fact")
-    avoid: list[str] = Field(default_factory=list, description="fact ids the chat was asked lately")
-
-    @property
-    def thread_id(self) -> str:
-        return f"{self.chat_id}/{self.question_id}"

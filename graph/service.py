@@ -14,17 +14,16 @@ from typing import Literal
 
 from graph.authors import make_author
 from graph.authors.base import Author
-from graph.complaints import FeedbackReason
 from graph.events import Progress, Result, UnknownQuestion
 from graph.materials import generation_context
 from graph.recent import RecentFacts
 from graph.requests import Chapters, Drawn, RequestDrawer
 from graph.runner import GraphRunner, last_result
-from graph.schemas import GenerationRequest
 from graph.workers import GenerationWorkers
-from retrieval.sampler import SamplerState
 from retrieval.sources import Sources, load_sources
 from settings import Settings
+from vocabulary.kinds import FeedbackReason
+from vocabulary.records import GenerationRequest, SamplerState
 
 # The run's events, imported from here by the bot's handlers.
 __all__ = ["GenerationService", "Progress", "Result", "UnknownQuestion"]

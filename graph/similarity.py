@@ -6,8 +6,8 @@ options carry the content, so a choice question is a duplicate only when its opt
 
 from __future__ import annotations
 
-from graph.schemas import Question
 from retrieval.index import QuestionIndex
+from vocabulary.records import Question
 
 
 def _bigrams(texts: list[str]) -> set[str]:

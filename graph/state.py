@@ -6,7 +6,7 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, Literal, TypedDict
 
-from graph.schemas import GenerationRequest
+from vocabulary.records import GenerationRequest
 
 Outcome = Literal["passed", "flagged", "failed"]
 

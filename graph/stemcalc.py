@@ -16,7 +16,8 @@ import calc
 from calc.labels import AREA, MONEY, RATE, YEARS, result_label, value_words
 from calc.reading import Reading, argument_label, read_arguments
 from graph.format import numbers_in, same_number
-from graph.schemas import Calculation, Issue, Question
+from graph.schemas import Issue
+from vocabulary.records import Calculation, Question
 
 RunCalculator = Callable[[str, dict[str, Any]], dict[str, Any]]
 

@@ -8,7 +8,7 @@ from dataclasses import asdict
 from typing import Any
 
 from graph.events import Progress, Result
-from graph.schemas import Question
+from vocabulary.records import Question
 
 
 def dump(message: dict[str, Any]) -> bytes:

@@ -18,10 +18,10 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from graph.events import Progress, Result, UnknownQuestion
-from graph.schemas import GenerationRequest
 from graph.service import GenerationService
 from graph.wire import dump, event_message
 from settings import Settings
+from vocabulary.records import GenerationRequest
 
 log = logging.getLogger(__name__)
 # Standard output carries the protocol only: anything a library prints goes to standard error instead.

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from graph.events import Progress, Result, UnknownQuestion
-from graph.schemas import GenerationRequest
 from graph.wire import dump, event_from
 from settings import Settings
+from vocabulary.records import GenerationRequest
 
 log = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parent.parent

@@ -21,26 +21,13 @@ from handlers import (
     groups,
     leaderboard,
     revisions,
-    series,
-    seriesprep,
-    seriessetup,
+    roundprep,
+    rounds,
+    roundsetup,
     setup,
 )
 from handlers.errors import on_error
-
-# Callback data is whatever the client sends, so patterns spell out what the bot's own buttons carry. An id
-# has at most 18 digits (SQLite's integers hold 19); anything else, forged or from an old version, falls
-# through to the stale-button notice instead of raising in a handler.
-ID = r"\d{1,18}"
-# A settings button after "qs:<nonce>:": a page, chapter index, count, seconds or pause; or a named choice.
-SETUP_STEP = "|".join(
-    [
-        r"(page|ch|count|sec|gap):\d{1,4}",
-        "ch:(all|calc)",
-        f"type:({'|'.join(setup.TYPES)})",
-        f"mode:({'|'.join(setup.MODES)})",
-    ]
-)
+from vocabulary import callbacks
 
 
 def register(application: Application) -> None:
@@ -54,33 +41,37 @@ def register(application: Application) -> None:
     application.add_handler(CommandHandler("groupquiz", groups.groupquiz))
     application.add_handler(CommandHandler("stopquiz", groups.stopquiz))
     application.add_handler(CommandHandler("leaderboard", leaderboard.leaderboard))
-    application.add_handler(CommandHandler("post", channels.post_series))
+    application.add_handler(CommandHandler("post", channels.post_round))
     # An awaited instructor comment is taken before any other text handler sees the message.
     application.add_handler(
         MessageHandler(filters.TEXT & ~filters.COMMAND, feedback.comment_received), group=-1
     )
-    application.add_handler(CallbackQueryHandler(basic.lang_chosen, pattern=r"^lang:"))
-    # Series dialogues (nonce "g…") and the private /quiz dialogue (hex nonce): nonce, action, value.
+    application.add_handler(CallbackQueryHandler(basic.lang_chosen, pattern=callbacks.LANGUAGE.pattern))
+    # A timed round's dialogue (nonce "g…") before the private /quiz dialogue (hex nonce).
     application.add_handler(
-        CallbackQueryHandler(seriessetup.setup_button, pattern=rf"^qs:g[0-9a-f]{{1,16}}:({SETUP_STEP})$")
+        CallbackQueryHandler(roundsetup.setup_button, pattern=callbacks.ROUND_SETUP.pattern)
+    )
+    application.add_handler(CallbackQueryHandler(setup.setup_button, pattern=callbacks.SETUP.pattern))
+    application.add_handler(
+        CallbackQueryHandler(roundprep.confirm_button, pattern=callbacks.ROUND_CONFIRM.pattern)
+    )
+    application.add_handler(CallbackQueryHandler(controls.retry, pattern=callbacks.RETRY.pattern))
+    application.add_handler(CallbackQueryHandler(controls.again, pattern=callbacks.AGAIN.pattern))
+    application.add_handler(CallbackQueryHandler(controls.vote, pattern=callbacks.VOTE.pattern))
+    application.add_handler(
+        CallbackQueryHandler(feedback.reason_chosen, pattern=callbacks.REASON_CHOSEN.pattern)
     )
     application.add_handler(
-        CallbackQueryHandler(setup.setup_button, pattern=rf"^qs:[0-9a-f]{{1,16}}:({SETUP_STEP})$")
+        CallbackQueryHandler(feedback.skip_comment, pattern=callbacks.COMMENT_SKIPPED.pattern)
     )
-    application.add_handler(CallbackQueryHandler(seriesprep.confirm_button, pattern=rf"^sr:{ID}:(go|no)$"))
-    application.add_handler(CallbackQueryHandler(controls.retry, pattern=rf"^qr:{ID}$"))
-    application.add_handler(CallbackQueryHandler(controls.again, pattern=r"^again$"))
-    application.add_handler(CallbackQueryHandler(controls.vote, pattern=rf"^vote:{ID}:(up|down)$"))
-    application.add_handler(CallbackQueryHandler(feedback.reason_chosen, pattern=rf"^fb:{ID}:\w+$"))
-    application.add_handler(CallbackQueryHandler(feedback.skip_comment, pattern=rf"^fg:{ID}:\w+$"))
-    application.add_handler(CallbackQueryHandler(feedback.report_chosen, pattern=rf"^rp:{ID}:\w+$"))
-    application.add_handler(CallbackQueryHandler(feedback.fix_pressed, pattern=rf"^fix:{ID}:{ID}$"))
+    application.add_handler(CallbackQueryHandler(feedback.report_chosen, pattern=callbacks.REPORT.pattern))
+    application.add_handler(CallbackQueryHandler(feedback.fix_pressed, pattern=callbacks.FIX.pattern))
     application.add_handler(
-        CallbackQueryHandler(revisions.preview_pressed, pattern=rf"^rv:{ID}:{ID}:(pub|drop)$")
+        CallbackQueryHandler(revisions.preview_pressed, pattern=callbacks.PREVIEW.pattern)
     )
     application.add_handler(CallbackQueryHandler(basic.stale_button))
     application.add_handler(PollAnswerHandler(answers.poll_answer))
-    application.add_handler(PollHandler(series.poll_closed))
+    application.add_handler(PollHandler(rounds.poll_closed))
     application.add_handler(
         MessageHandler(
             filters.ChatType.PRIVATE & (filters.FORWARDED | filters.Regex(channels.CHANNEL_REFERENCE)),

@@ -9,9 +9,9 @@ import logging
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from handlers.context import services
+from handlers.context import state
 from handlers.groups import record_answer
-from handlers.rounds import grade_private_answer
+from handlers.sessions import grade_private_answer
 from storage.deliveries import Delivery
 from storage.errors import InvalidValueError
 
@@ -22,7 +22,7 @@ LOOKUP_PAUSE = 0.1
 
 
 async def find_delivery(context: ContextTypes.DEFAULT_TYPE, poll_id: str) -> Delivery | None:
-    store = services(context).store
+    store = state(context).store
     for _ in range(LOOKUP_RETRIES):
         delivery = await store.deliveries.by_poll(poll_id)
         if delivery is not None:
@@ -33,7 +33,7 @@ async def find_delivery(context: ContextTypes.DEFAULT_TYPE, poll_id: str) -> Del
 
 async def poll_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     answer = update.poll_answer
-    found = services(context)
+    found = state(context)
     found.metrics.updates.inc()
     if answer.user is None or not answer.option_ids:
         return  # an anonymous voter or a retracted vote: nothing to grade

@@ -5,8 +5,9 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
-from handlers.context import acknowledge, remember, services
-from handlers.i18n import LOCALES, text
+from engines.i18n import LOCALES, text
+from handlers.context import acknowledge, remember, state
+from vocabulary import callbacks
 
 LANG_NAMES = {"zh": "中文", "en": "English"}
 
@@ -23,7 +24,12 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 async def lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     locale = await remember(update, context)
-    buttons = [[InlineKeyboardButton(LANG_NAMES[code], callback_data=f"lang:{code}") for code in LOCALES]]
+    buttons = [
+        [
+            InlineKeyboardButton(LANG_NAMES[code], callback_data=callbacks.LANGUAGE.build(code))
+            for code in LOCALES
+        ]
+    ]
     await update.effective_message.reply_text(
         text(locale, "lang_prompt"), reply_markup=InlineKeyboardMarkup(buttons)
     )
@@ -32,11 +38,11 @@ async def lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def lang_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
     locale = await remember(update, context)
-    code = query.data.split(":", 1)[1]
+    (code,) = callbacks.LANGUAGE.parse(query.data)
     if code not in LOCALES:
         await acknowledge(query, text(locale, "stale_button"))
         return
-    await services(context).store.users.set_locale(query.from_user.id, code)
+    await state(context).store.users.set_locale(query.from_user.id, code)
     await acknowledge(query)
     await query.edit_message_text(text(code, "lang_set"))
 

@@ -1,4 +1,4 @@
-"""/post: an instructor sends a quiz series to a team channel, from their private chat with the bot.
+"""/post: an instructor sends a timed round to a team channel, from their private chat with the bot.
 
 Telegram has no call that lists the channels a bot administers, so the instructor forwards one of the
 channel's posts or types its @username or id. Before any settings are asked, getChatMember confirms that
@@ -13,9 +13,9 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from handlers import series, seriessetup
-from handlers.context import remember, services
-from handlers.i18n import text
+from engines.i18n import text
+from handlers import roundsetup
+from handlers.context import remember, state
 from handlers.instructors import is_instructor
 
 AWAITING_KEY = "post_channel"
@@ -23,8 +23,8 @@ AWAITING_KEY = "post_channel"
 CHANNEL_REFERENCE = r"^\s*(@[A-Za-z]\w{3,}|-?\d{5,})\s*$"
 
 
-async def post_series(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    if not services(context).dialogues.admit(update.effective_user.id):
+async def post_round(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    if not state(context).dialogues.admit(update.effective_user.id):
         return  # a burst of /post: the excess is dropped quietly
     locale = await remember(update, context)
     if update.effective_chat.type != ChatType.PRIVATE:
@@ -45,7 +45,7 @@ def _reference(message: Message) -> int | str | None:
 
 
 async def _problem(context: ContextTypes.DEFAULT_TYPE, locale: str, user_id: int, chat: Chat) -> str | None:
-    """Why the series cannot go to this chat, worded for the instructor; None when it can."""
+    """Why the round cannot go to this chat, worded for the instructor; None when it can."""
     title = chat.title or str(chat.id)
     if chat.type != ChatType.CHANNEL:
         return text(locale, "post_not_channel", title=title)
@@ -84,8 +84,8 @@ async def channel_given(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         await message.reply_text(problem)
         return
     context.chat_data.pop(AWAITING_KEY, None)
-    await services(context).store.chats.upsert(chat.id, "channel", chat.title or "")
-    if not await series.make_room(context.application, chat.id, locale):
-        await message.reply_text(text(locale, "series_busy_channel", channel=chat.title))
+    await state(context).store.chats.upsert(chat.id, "channel", chat.title or "")
+    if not await state(context).rounds.make_room(chat.id, locale):
+        await message.reply_text(text(locale, "round_busy_channel", channel=chat.title))
         return
-    await seriessetup.open_dialogue(update, context, locale, "channel", chat.id, chat.title or str(chat.id))
+    await roundsetup.open_dialogue(update, context, locale, "channel", chat.id, chat.title or str(chat.id))

@@ -1,4 +1,5 @@
-"""What every handler reaches through `context.bot_data`: the services of this bot process.
+"""What every handler needs around a Telegram update: the process state, who is asking and in which
+language, and a button press answered without failing when it comes late.
 
 Handlers never import LangGraph or SQL: they call the generation service and the store's repositories.
 """
@@ -6,50 +7,32 @@ Handlers never import LangGraph or SQL: they call the generation service and the
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
-from typing import Any
 
 from telegram import CallbackQuery, Update
 from telegram.error import BadRequest
-from telegram.ext import ContextTypes
+from telegram.ext import Application, CallbackContext, ContextTypes
 
-from bot.metrics import Metrics
-from graph.service import GenerationService
-from handlers.i18n import text
-from handlers.limits import DialogueLimit
-from retrieval.sources import Sources
-from settings import Settings
-from storage import Store
+from engines.i18n import text
+from engines.state import KEY, BotState
 
-SERVICES_KEY = "services"
 log = logging.getLogger(__name__)
 
 
-@dataclass
-class Services:
-    settings: Settings
-    sources: Sources
-    generation: GenerationService
-    store: Store
-    metrics: Metrics
-    # Background work per chat (generation pipelines, prefetches), so /cancel can stop it.
-    tasks: dict[Any, set] = field(default_factory=dict)
-    dialogues: DialogueLimit = field(default_factory=DialogueLimit)
-
-
-def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
-    return context.application.bot_data[SERVICES_KEY]
+def state(owner: Application | CallbackContext) -> BotState:
+    """The process state, from the Application or from a callback's context."""
+    application = owner if isinstance(owner, Application) else owner.application
+    return application.bot_data[KEY]
 
 
 async def user_locale(context: ContextTypes.DEFAULT_TYPE, user_id: int | None) -> str:
-    found = services(context)
+    found = state(context)
     chosen = await found.store.users.get_locale(user_id) if user_id is not None else None
     return chosen or found.settings.locale.default
 
 
 async def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
     """Record who and where (so later lookups by id work), and return the user's locale."""
-    found = services(context)
+    found = state(context)
     found.metrics.updates.inc()
     user, chat = update.effective_user, update.effective_chat
     if chat is not None:

@@ -1,4 +1,4 @@
-"""Round controls: /cancel, /stop, the retry button after a failed generation, "another round", and
+"""Session controls: /cancel, /stop, the retry button after a failed generation, "another round", and
 👍/👎 votes on delivered questions."""
 
 from __future__ import annotations
@@ -6,28 +6,29 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from handlers.context import acknowledge, remember, services
+from engines.i18n import text
+from handlers.context import acknowledge, remember, state
 from handlers.feedback import ask_reason
-from handlers.i18n import text
-from handlers.rounds import schedule_next, stop_round
+from handlers.sessions import schedule_next, stop_session
 from handlers.setup import cancel_setup, quiz
+from vocabulary import callbacks
 
 
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     locale = await remember(update, context)
     had_setup = cancel_setup(context)
-    had_round = await stop_round(
-        context.application, context.bot, update.effective_chat.id, update.effective_user.id, finish=False
+    had_session = await stop_session(
+        context.application, update.effective_chat.id, update.effective_user.id, finish=False
     )
-    key = "cancelled" if had_setup or had_round else "nothing_to_cancel"
+    key = "cancelled" if had_setup or had_session else "nothing_to_cancel"
     await update.effective_message.reply_text(text(locale, key))
 
 
 async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     locale = await remember(update, context)
     cancel_setup(context)
-    stopped = await stop_round(
-        context.application, context.bot, update.effective_chat.id, update.effective_user.id, finish=True
+    stopped = await stop_session(
+        context.application, update.effective_chat.id, update.effective_user.id, finish=True
     )
     if not stopped:
         await update.effective_message.reply_text(text(locale, "no_active_round"))
@@ -36,8 +37,8 @@ async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def retry(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
     locale = await remember(update, context)
-    session_id = int(query.data.split(":", 1)[1])
-    session = await services(context).store.sessions.get(session_id)
+    (session_id,) = callbacks.RETRY.parse(query.data)
+    session = await state(context).store.sessions.get(session_id)
     if session is None or session.status != "active" or session.user_id != query.from_user.id:
         await acknowledge(query, text(locale, "stale_button"))
         return
@@ -55,12 +56,12 @@ async def again(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def vote(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
     locale = await remember(update, context)
-    _, version_id, direction = query.data.split(":")
-    version = await services(context).store.questions.version(int(version_id))
+    version_id, direction = callbacks.VOTE.parse(query.data)
+    version = await state(context).store.questions.version(version_id)
     if version is None:
         await acknowledge(query, text(locale, "stale_button"))
         return
-    await services(context).store.votes.record(query.from_user.id, version.id, 1 if direction == "up" else -1)
+    await state(context).store.votes.record(query.from_user.id, version.id, 1 if direction == "up" else -1)
     await acknowledge(query, text(locale, "vote_up_thanks" if direction == "up" else "vote_down_thanks"))
     if direction == "down":
         await ask_reason(update, context, locale)

@@ -8,8 +8,8 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from handlers.context import SERVICES_KEY, services, user_locale
-from handlers.i18n import text
+from engines.i18n import text
+from handlers.context import state, user_locale
 
 log = logging.getLogger(__name__)
 
@@ -17,9 +17,9 @@ log = logging.getLogger(__name__)
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     update_id = update.update_id if isinstance(update, Update) else None
     log.error("error while handling update %s", update_id, exc_info=context.error)
-    if SERVICES_KEY not in context.application.bot_data:
+    if not state(context).running:
         return  # the bot is shutting down: nobody to tell, nothing to count
-    services(context).metrics.errors.inc()
+    state(context).metrics.errors.inc()
     if not isinstance(update, Update) or update.effective_chat is None:
         return
     user = update.effective_user

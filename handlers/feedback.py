@@ -17,36 +17,38 @@ from telegram import (
 from telegram.error import TelegramError
 from telegram.ext import Application, ApplicationHandlerStop, ContextTypes
 
-from graph.service import Result, UnknownQuestion
-from handlers.context import Services, acknowledge, remember, services
-from handlers.i18n import text
+from engines.i18n import text
+from engines.revisions import Declined, Failed, revise
+from engines.state import BotState
+from handlers.context import acknowledge, remember, state
 from handlers.instructors import instructor_ids, is_instructor
 from handlers.polls import option_list
 from handlers.revisions import mark, pending_result, send_preview
 from handlers.status import StatusMessage
 from storage.deliveries import Delivery
-from storage.feedback import FEEDBACK_REASONS
+from vocabulary import callbacks
+from vocabulary.kinds import FEEDBACK_REASONS
 
 log = logging.getLogger(__name__)
 COMMENT_KEY = "awaiting_comment"
 
 
 async def may_revise(context: ContextTypes.DEFAULT_TYPE, user_id: int, delivery: Delivery) -> bool:
-    """Instructors (configured, or admins of the group the quiz is in) — and whoever ran the channel series
+    """Instructors (configured, or admins of the group the quiz is in) — and whoever ran the channel round
     a question belongs to, for the copy of it in their private chat."""
     if await is_instructor(context, user_id, delivery.chat_id):
         return True
-    store = services(context).store
+    store = state(context).store
     version = await store.questions.version(delivery.version_id)
     stored = await store.questions.get(version.question_id) if version else None
     round_ = await store.rounds.get(stored.round_id) if stored and stored.round_id else None
     return round_ is not None and round_.initiator_id == user_id
 
 
-def reason_keyboard(locale: str, prefix: str, delivery_id: int) -> InlineKeyboardMarkup:
+def reason_keyboard(locale: str, button: callbacks.Button, delivery_id: int) -> InlineKeyboardMarkup:
     buttons = [
         InlineKeyboardButton(
-            text(locale, f"reason_{reason}"), callback_data=f"{prefix}:{delivery_id}:{reason}"
+            text(locale, f"reason_{reason}"), callback_data=button.build(delivery_id, reason)
         )
         for reason in FEEDBACK_REASONS
     ]
@@ -56,24 +58,32 @@ def reason_keyboard(locale: str, prefix: str, delivery_id: int) -> InlineKeyboar
 async def ask_reason(update: Update, context: ContextTypes.DEFAULT_TYPE, locale: str) -> None:
     """Called for a 👎 under a quiz: instructors get the revision reasons, learners the report reasons."""
     query = update.callback_query
-    delivery = await services(context).store.deliveries.by_message(
+    delivery = await state(context).store.deliveries.by_message(
         query.message.chat_id, query.message.message_id
     )
     if delivery is None:
         return
     instructor = await may_revise(context, query.from_user.id, delivery)
-    prefix, prompt = ("fb", "reason_prompt") if instructor else ("rp", "report_reason_prompt")
+    button, prompt = (
+        (callbacks.REASON_CHOSEN, "reason_prompt")
+        if instructor
+        else (callbacks.REPORT, "report_reason_prompt")
+    )
     await context.bot.send_message(
         delivery.chat_id,
         text(locale, prompt),
-        reply_markup=reason_keyboard(locale, prefix, delivery.id),
+        reply_markup=reason_keyboard(locale, button, delivery.id),
         reply_parameters=ReplyParameters(delivery.message_id),
     )
 
 
 def _parse(data: str) -> tuple[int, str]:
-    _, delivery_id, reason = data.split(":")
-    return int(delivery_id), reason
+    """Delivery and reason of a reason button: an instructor's, a learner's, or the skip under a prompt."""
+    for button in (callbacks.REASON_CHOSEN, callbacks.COMMENT_SKIPPED, callbacks.REPORT):
+        parsed = button.parse(data)
+        if parsed is not None:
+            return parsed
+    raise ValueError(f"not a reason button: {data!r}")
 
 
 async def _delivery_for(
@@ -83,8 +93,8 @@ async def _delivery_for(
     callback is answered either way)."""
     query = update.callback_query
     delivery_id, reason = _parse(query.data)
-    delivery = await services(context).store.deliveries.get(delivery_id)
-    if delivery is None or reason not in FEEDBACK_REASONS:
+    delivery = await state(context).store.deliveries.get(delivery_id)
+    if delivery is None:
         await acknowledge(query, text(locale, "stale_button"))
         return None
     if not await may_revise(context, query.from_user.id, delivery):
@@ -101,9 +111,16 @@ async def reason_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if chosen is None:
         return
     delivery, reason = chosen
-    timeout = services(context).settings.telegram.comment_timeout
+    timeout = state(context).settings.telegram.comment_timeout
     skip = InlineKeyboardMarkup(
-        [[InlineKeyboardButton(text(locale, "comment_skip"), callback_data=f"fg:{delivery.id}:{reason}")]]
+        [
+            [
+                InlineKeyboardButton(
+                    text(locale, "comment_skip"),
+                    callback_data=callbacks.COMMENT_SKIPPED.build(delivery.id, reason),
+                )
+            ]
+        ]
     )
     reason_text = text(locale, f"reason_{reason}")
     await query.edit_message_text(
@@ -183,48 +200,32 @@ def launch_revision(
 async def _revise(
     app: Application, delivery_id: int, reason: str, comment: str, instructor_id: int, status_chat: int
 ) -> None:
-    found: Services = app.bot_data["services"]
+    found: BotState = state(app)
     store = found.store
     locale = await store.users.get_locale(instructor_id) or found.settings.locale.default
     delivery = await store.deliveries.get(delivery_id)
     version = await store.questions.version(delivery.version_id)
     limit = found.settings.telegram.revision_limit
-    if await store.revisions.in_flight_count(instructor_id) >= limit:
-        await app.bot.send_message(status_chat, text(locale, "revision_limit", limit=limit))
-        return
-    if not await store.revisions.try_start_revision(version.id, instructor_id, reason, comment):
-        await app.bot.send_message(status_chat, text(locale, "revision_busy"))
-        return
-    revision = await store.revisions.current(version.id)
-    status = StatusMessage(
-        app.bot,
-        status_chat,
-        locale,
-        text(locale, "revision_status", label=version.label, reason=text(locale, f"reason_{reason}")),
+    title = text(locale, "revision_status", label=version.label, reason=text(locale, f"reason_{reason}"))
+    ended = await revise(
+        store,
+        found.generation,
+        limit=limit,
+        version=version,
+        instructor_id=instructor_id,
+        reason=reason,
+        comment=comment,
+        status=StatusMessage(app.bot, status_chat, locale, title),
+        locale=locale,
     )
-    try:
-        await status.open()
-        result: Result | None = None
-        async for event in found.generation.revise(version.thread_id, reason, comment):
-            if isinstance(event, Result):
-                result = event
-            else:
-                await status.add(event)
-        if result is None or not result.ok or (result.version or 0) <= version.number:
-            await store.revisions.finish_revision(version.id, "failed")
-            await status.close(text(locale, "revision_failed_status"))
+    if isinstance(ended, Declined):
+        await app.bot.send_message(status_chat, text(locale, ended.key, limit=limit))
+    elif isinstance(ended, Failed):
+        if ended.reported:
             await _mark_reported(app, delivery, locale)
-            reason_text = result.failure if result else ""
-            await app.bot.send_message(status_chat, text(locale, "revision_failed", reason=reason_text))
-            return
-        await status.close(text(locale, "preview_waiting", label=f"v{result.version}"))
-        await send_preview(app, revision, delivery, version, result, status_chat, locale)
-    except UnknownQuestion:
-        await store.revisions.finish_revision(version.id, "failed")
-        await app.bot.send_message(status_chat, text(locale, "revision_failed", reason=version.thread_id))
-    except BaseException:
-        await store.revisions.finish_revision(version.id, "abandoned")
-        raise
+        await app.bot.send_message(status_chat, text(locale, "revision_failed", reason=ended.reason))
+    else:
+        await send_preview(app, ended.revision, delivery, version, ended.result, status_chat, locale)
 
 
 async def _mark_reported(app: Application, delivery: Delivery, locale: str) -> None:
@@ -236,9 +237,9 @@ async def report_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     query = update.callback_query
     locale = await remember(update, context)
     delivery_id, reason = _parse(query.data)
-    found = services(context)
+    found = state(context)
     delivery = await found.store.deliveries.get(delivery_id)
-    if delivery is None or reason not in FEEDBACK_REASONS:
+    if delivery is None:
         await acknowledge(query, text(locale, "stale_button"))
         return
     report = await found.store.reports.create(delivery.version_id, query.from_user.id, reason)
@@ -261,7 +262,7 @@ async def report_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             [
                 [
                     InlineKeyboardButton(
-                        text(their, "fix_button"), callback_data=f"fix:{report.id}:{delivery.id}"
+                        text(their, "fix_button"), callback_data=callbacks.FIX.build(report.id, delivery.id)
                     )
                 ]
             ]
@@ -278,10 +279,10 @@ async def report_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
 async def fix_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
     locale = await remember(update, context)
-    _, report_id, delivery_id = query.data.split(":")
-    found = services(context)
-    report = await found.store.reports.get(int(report_id))
-    delivery = await found.store.deliveries.get(int(delivery_id))
+    report_id, delivery_id = callbacks.FIX.parse(query.data)
+    found = state(context)
+    report = await found.store.reports.get(report_id)
+    delivery = await found.store.deliveries.get(delivery_id)
     if report is None or delivery is None:
         await acknowledge(query, text(locale, "stale_button"))
         return
@@ -304,7 +305,7 @@ async def list_reports(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if not await is_instructor(context, update.effective_user.id):
         await update.effective_message.reply_text(text(locale, "not_instructor"))
         return
-    found = services(context)
+    found = state(context)
     reports = await found.store.reports.open_reports()
     if not reports:
         await update.effective_message.reply_text(text(locale, "no_reports"))
@@ -321,7 +322,9 @@ async def list_reports(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         )
         if shown:
             label = f"{text(locale, 'fix_button')} #{report.id}"
-            buttons.append([InlineKeyboardButton(label, callback_data=f"fix:{report.id}:{shown[0].id}")])
+            buttons.append(
+                [InlineKeyboardButton(label, callback_data=callbacks.FIX.build(report.id, shown[0].id))]
+            )
     await update.effective_message.reply_text("\n".join(lines), reply_markup=InlineKeyboardMarkup(buttons))
 
 
@@ -329,7 +332,7 @@ async def abandon_interrupted_revisions(app: Application) -> int:
     """A revision a restart cut short is released and its instructor told, so the question is not locked
     "in revision" for good and one tap on 👎 starts it again. One whose verified result was waiting for the
     instructor keeps waiting: its preview is sent again, the buttons of the earlier one still work."""
-    found: Services = app.bot_data["services"]
+    found: BotState = state(app)
     released = 0
     for revision in await found.store.revisions.in_flight():
         locale = await found.store.users.get_locale(revision.instructor_id) or found.settings.locale.default

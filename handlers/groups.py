@@ -12,9 +12,10 @@ import logging
 from telegram import Update
 from telegram.ext import Application, ContextTypes
 
-from handlers import series, seriessetup
-from handlers.context import SERVICES_KEY, Services, remember, services
-from handlers.i18n import text
+from engines.i18n import text
+from engines.state import BotState
+from handlers import roundsetup
+from handlers.context import remember, state
 from handlers.instructors import is_instructor
 from handlers.pacing import post
 from storage.deliveries import Delivery
@@ -24,43 +25,43 @@ GROUP_TYPES = ("group", "supergroup")
 
 
 async def groupquiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    if not services(context).dialogues.admit(update.effective_user.id):
+    if not state(context).dialogues.admit(update.effective_user.id):
         return  # a burst of /groupquiz: the excess is dropped quietly
     locale = await remember(update, context)
     chat, user = update.effective_chat, update.effective_user
     if chat.type not in GROUP_TYPES:
-        await update.effective_message.reply_text(text(locale, "series_group_only"))
+        await update.effective_message.reply_text(text(locale, "round_group_only"))
         return
     if not await is_instructor(context, user.id, chat.id):
         await post(context.application, chat.id, text(locale, "groupquiz_not_allowed"))
         return
-    if not await series.make_room(context.application, chat.id, locale):
-        await post(context.application, chat.id, text(locale, "series_busy"))
+    if not await state(context).rounds.make_room(chat.id, locale):
+        await post(context.application, chat.id, text(locale, "round_busy"))
         return
-    await seriessetup.open_dialogue(update, context, locale, "group", chat.id, chat.title or "")
+    await roundsetup.open_dialogue(update, context, locale, "group", chat.id, chat.title or "")
 
 
 async def stopquiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     locale = await remember(update, context)
     chat, user = update.effective_chat, update.effective_user
     if chat.type not in GROUP_TYPES:
-        await update.effective_message.reply_text(text(locale, "series_group_only"))
+        await update.effective_message.reply_text(text(locale, "round_group_only"))
         return
-    live = await services(context).store.rounds.live(chat.id)
+    live = await state(context).store.rounds.live(chat.id)
     if live is None:
         # A setup being chosen may be cancelled by those who may start one, as /groupquiz decides.
-        if seriessetup.dialogue_open(context) and not await is_instructor(context, user.id, chat.id):
+        if roundsetup.dialogue_open(context) and not await is_instructor(context, user.id, chat.id):
             key = "groupquiz_cancel_not_allowed"
         else:
-            key = "series_cancelled" if seriessetup.cancel_dialogue(context) else "stopquiz_none"
+            key = "round_cancelled" if roundsetup.cancel_dialogue(context) else "stopquiz_none"
         await post(context.application, chat.id, text(locale, key))
         return
     if user.id != live.initiator_id and not await is_instructor(context, user.id, chat.id):
         await post(context.application, chat.id, text(locale, "stopquiz_not_allowed"))
         return
-    await series.stop(context.application, live)
+    await state(context).rounds.stop(live)
     if live.status == "preparing":
-        await post(context.application, chat.id, text(locale, "series_cancelled"))
+        await post(context.application, chat.id, text(locale, "round_cancelled"))
 
 
 async def record_answer(
@@ -69,7 +70,7 @@ async def record_answer(
     """Score a member's answer to a group quiz. The first answer counts (storage keeps it); one that
     arrives after the poll was closed and explained is ignored, so the explanation's tally and the
     leaderboard never disagree."""
-    found: Services = app.bot_data[SERVICES_KEY]
+    found: BotState = state(app)
     if delivery.closed:
         log.info("ignored a late answer by %s to poll %s", user_id, delivery.poll_id)
         return

@@ -8,13 +8,13 @@ import time
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from handlers.context import services
+from handlers.context import state
 
 ADMIN_CACHE_SECONDS = 300.0
 
 
 async def chat_admins(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> set[int]:
-    cache: dict[int, tuple[float, set[int]]] = context.application.bot_data.setdefault("admin_cache", {})
+    cache: dict[int, tuple[float, set[int]]] = state(context.application).admin_cache
     cached = cache.get(chat_id)
     if cached and time.monotonic() - cached[0] < ADMIN_CACHE_SECONDS:
         return cached[1]
@@ -29,7 +29,7 @@ async def chat_admins(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> set[i
 
 async def is_instructor(context: ContextTypes.DEFAULT_TYPE, user_id: int, chat_id: int | None = None) -> bool:
     """Configured instructors everywhere; a group's administrators for questions posted in that group."""
-    if user_id in services(context).settings.telegram.instructors:
+    if user_id in state(context).settings.telegram.instructors:
         return True
     if chat_id is None or chat_id == user_id or chat_id > 0:
         return False
@@ -37,4 +37,4 @@ async def is_instructor(context: ContextTypes.DEFAULT_TYPE, user_id: int, chat_i
 
 
 def instructor_ids(context: ContextTypes.DEFAULT_TYPE) -> list[int]:
-    return list(services(context).settings.telegram.instructors)
+    return list(state(context).settings.telegram.instructors)

@@ -1,5 +1,18 @@
-"""Opening a settings menu (the /quiz dialogue or a timed series' dialogue) in a chat: a newer menu
-replaces the older one, whose buttons would only earn the stale-button notice, so only one is live."""
+"""Opening a settings menu (the /quiz dialogue or a timed round's dialogue) in a chat: a newer menu
+replaces the older one, whose buttons would only earn the stale-button notice, so only one is live.
+
+Why not PTB's ConversationHandler (with conversation_timeout) for the two dialogues:
+- it needs updates handled one at a time (PTB's documentation: `concurrent_updates` should be False),
+  while this bot handles them concurrently so a class tapping at once is not served in single file;
+- a conversation is keyed by chat and user (or by message): an old menu's buttons either keep working
+  within the same conversation or stay live as a conversation of their own until it times out, whereas
+  here a newer menu retires the old one at once and its buttons get the stale-button notice (the nonce in
+  the callback data, checked against the chat's dialogue);
+- in a group only the initiator sets up the round and everyone else pressing gets a notice saying so; a
+  per-user conversation would pass those presses by silently;
+- a timeout adds nothing the dialogues need: an abandoned menu costs nothing, and its buttons get the
+  stale notice once a newer menu or a restart has replaced it.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +24,7 @@ from telegram import Message
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
-from handlers.i18n import text
+from engines.i18n import text
 from handlers.pacing import paced
 
 

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, Poll, ReplyParameters
 
+from engines.i18n import text
 from graph.format import STEM_LIMIT
-from graph.schemas import Question
-from handlers.i18n import text
 from storage import Store
 from storage.deliveries import Delivery, DeliveryKind
+from vocabulary import callbacks
+from vocabulary.records import Question
 
 
 def vote_keyboard(version_id: int) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         [
             [
-                InlineKeyboardButton("👍", callback_data=f"vote:{version_id}:up"),
-                InlineKeyboardButton("👎", callback_data=f"vote:{version_id}:down"),
+                InlineKeyboardButton("👍", callback_data=callbacks.VOTE.build(version_id, "up")),
+                InlineKeyboardButton("👎", callback_data=callbacks.VOTE.build(version_id, "down")),
             ]
         ]
     )

@@ -12,19 +12,20 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, ReplyParameters
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes
 
+from engines.i18n import text
+from engines.state import BotState
 from graph.events import Result
-from graph.schemas import Question
-from handlers.context import Services, acknowledge, remember, services
-from handlers.i18n import text
+from handlers.context import acknowledge, remember, state
 from handlers.instructors import is_instructor
 from handlers.polls import option_list, post_quiz, vote_keyboard
 from storage.deliveries import Delivery
 from storage.questions import QuestionVersion
 from storage.revisions import Revision
+from vocabulary import callbacks
+from vocabulary.records import Question
 
 log = logging.getLogger(__name__)
 SHOWN_CHARS = 300  # per old/new text in a preview: Telegram takes 4096 characters a message
-PUBLISHING = "publishing_revisions"
 
 
 def describe_changes(locale: str, old: Question, new: Question) -> str:
@@ -90,12 +91,17 @@ def revision_notes(result: Result) -> list[str]:
 
 
 def _buttons(locale: str, revision: Revision, delivery: Delivery) -> InlineKeyboardMarkup:
-    data = f"rv:{revision.id}:{delivery.id}"
     return InlineKeyboardMarkup(
         [
             [
-                InlineKeyboardButton(text(locale, "preview_publish"), callback_data=f"{data}:pub"),
-                InlineKeyboardButton(text(locale, "preview_discard"), callback_data=f"{data}:drop"),
+                InlineKeyboardButton(
+                    text(locale, "preview_publish"),
+                    callback_data=callbacks.PREVIEW.build(revision.id, delivery.id, "pub"),
+                ),
+                InlineKeyboardButton(
+                    text(locale, "preview_discard"),
+                    callback_data=callbacks.PREVIEW.build(revision.id, delivery.id, "drop"),
+                ),
             ]
         ]
     )
@@ -120,7 +126,7 @@ async def send_preview(
     )
 
 
-async def pending_result(found: Services, revision: Revision) -> tuple[QuestionVersion, Result] | None:
+async def pending_result(found: BotState, revision: Revision) -> tuple[QuestionVersion, Result] | None:
     """The verified result a revision in flight is waiting to publish, if its generation finished one."""
     version = await found.store.questions.version(revision.version_id)
     if version is None:
@@ -134,12 +140,12 @@ async def pending_result(found: Services, revision: Revision) -> tuple[QuestionV
 async def preview_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
     locale = await remember(update, context)
-    _, revision_id, delivery_id, action = query.data.split(":")
-    found = services(context)
-    revision = await found.store.revisions.get(int(revision_id))
-    delivery = await found.store.deliveries.get(int(delivery_id))
+    revision_id, delivery_id, action = callbacks.PREVIEW.parse(query.data)
+    found = state(context)
+    revision = await found.store.revisions.get(revision_id)
+    delivery = await found.store.deliveries.get(delivery_id)
     # Updates run concurrently: a second tap while the first is publishing must not publish twice.
-    busy: set[int] = context.application.bot_data.setdefault(PUBLISHING, set())
+    busy: set[int] = state(context.application).publishing
     if revision is None or delivery is None or revision.finished_at is not None or revision.id in busy:
         await acknowledge(query, text(locale, "stale_button"))
         return
@@ -159,7 +165,7 @@ async def _decide(
     action: str,
 ) -> None:
     query = update.callback_query
-    found = services(context)
+    found = state(context)
     presser = query.from_user.id
     if presser != revision.instructor_id and not await is_instructor(context, presser, delivery.chat_id):
         await acknowledge(query, text(locale, "not_instructor"), show_alert=True)
@@ -188,7 +194,7 @@ async def publish(
 ) -> str:
     """Post the revision as a reply to the original quiz, close the reports it answers and tell the learners
     who filed them; the new version's label."""
-    store = app.bot_data["services"].store
+    store = state(app).store
     new = await store.questions.add_version(
         version.question_id, result.question, number=result.version, flagged=result.outcome == "flagged"
     )
@@ -225,7 +231,7 @@ async def publish(
 async def _tell_reporter(
     app: Application, reporter: int, delivery: Delivery, posted: int, version: QuestionVersion, label: str
 ) -> None:
-    found: Services = app.bot_data["services"]
+    found: BotState = state(app)
     their = await found.store.users.get_locale(reporter) or found.settings.locale.default
     notice = text(their, "learner_fixed", stem=version.question.stem[:40], label=label)
     here = delivery.chat_id == reporter
@@ -239,7 +245,7 @@ async def _tell_reporter(
 
 async def mark(app: Application, delivery: Delivery, label: str, keep_votes: bool = False) -> None:
     """Replace the buttons under the original quiz with a note (the poll itself cannot change)."""
-    note = [InlineKeyboardButton(label, callback_data=f"note:{delivery.id}")]
+    note = [InlineKeyboardButton(label, callback_data=callbacks.NOTE.build(delivery.id))]
     rows = [*vote_keyboard(delivery.version_id).inline_keyboard, note] if keep_votes else [note]
     try:
         await app.bot.edit_message_reply_markup(

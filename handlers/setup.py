@@ -11,25 +11,25 @@ import secrets
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
-from handlers.context import acknowledge, remember, services
-from handlers.i18n import text
+from engines.i18n import text
+from handlers.context import acknowledge, remember, state
 from handlers.menus import open_menu
-from handlers.rounds import start_round
+from handlers.sessions import start_session
 from storage.quiz_settings import QuizSettings
+from vocabulary import callbacks
+from vocabulary.kinds import MODES, QUIZ_TYPES
 
 PAGE_SIZE = 8
 COUNTS = (1, 3, 5, 10, 20)
-TYPES = ("single", "multi", "judge", "mixed")
-MODES = ("strict", "flexible")
 SETUP_KEY = "setup"
 
 
 def _button(label: str, nonce: str, action: str, value: object) -> InlineKeyboardButton:
-    return InlineKeyboardButton(label, callback_data=f"qs:{nonce}:{action}:{value}")
+    return InlineKeyboardButton(label, callback_data=callbacks.setup_step(nonce, action, value))
 
 
 def chapter_keyboard(context: ContextTypes.DEFAULT_TYPE, locale: str, nonce: str, page: int):
-    chapters = [c for c in services(context).sources.tree.chapters if c.slices]
+    chapters = [c for c in state(context).sources.tree.chapters if c.slices]
     pages = max(1, -(-len(chapters) // PAGE_SIZE))
     page = min(max(page, 0), pages - 1)
     shown = chapters[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
@@ -62,7 +62,7 @@ def choice_keyboard(
 
 
 async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    if not services(context).dialogues.admit(update.effective_user.id):
+    if not state(context).dialogues.admit(update.effective_user.id):
         return  # a burst of /quiz: the excess is dropped quietly
     locale = await remember(update, context)
     if update.effective_chat.type != "private":
@@ -82,7 +82,7 @@ async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
     locale = await remember(update, context)
-    _, nonce, action, value = query.data.split(":", 3)
+    nonce, (action, value) = callbacks.SETUP.parse(query.data)
     setup = context.chat_data.get(SETUP_KEY)
     if not setup or setup["nonce"] != nonce or setup["user"] != query.from_user.id:
         await acknowledge(query, text(locale, "stale_button"))
@@ -92,14 +92,15 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     await acknowledge(query)
     if action == "page" and number_in(value):
-        prompt, keyboard = chapter_keyboard(context, locale, nonce, int(value))
+        prompt, keyboard = chapter_keyboard(context, locale, nonce, value)
         await query.edit_message_text(prompt, reply_markup=keyboard)
     elif action == "ch" and (chosen_chapters := chapter_choice(context, locale, value)) is not None:
         setup.update(chosen_chapters)
         await query.edit_message_text(
-            text(locale, "choose_type"), reply_markup=choice_keyboard(locale, nonce, "type", TYPES, "type_")
+            text(locale, "choose_type"),
+            reply_markup=choice_keyboard(locale, nonce, "type", QUIZ_TYPES, "type_"),
         )
-    elif action == "type" and value in TYPES:
+    elif action == "type" and value in QUIZ_TYPES:
         setup["qtype"] = value
         await query.edit_message_text(
             text(locale, "choose_mode"), reply_markup=choice_keyboard(locale, nonce, "mode", MODES, "mode_")
@@ -115,7 +116,7 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             chapters=tuple(tuple(c) for c in setup.get("chapters", [])),
             qtype=setup.get("qtype", "mixed"),
             mode=setup.get("mode", "strict"),
-            count=int(value),
+            count=value,
             calculation_only=setup.get("calculation_only", False),
         )
         summary = text(
@@ -127,18 +128,20 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             count=chosen.count,
         )
         shown = await query.edit_message_text(summary)
-        await start_round(context, update.effective_chat.id, query.from_user.id, chosen, shown)
+        await start_session(context, update.effective_chat.id, query.from_user.id, chosen, shown)
 
 
-def chapter_choice(context: ContextTypes.DEFAULT_TYPE, locale: str, value: str) -> dict[str, object] | None:
+def chapter_choice(
+    context: ContextTypes.DEFAULT_TYPE, locale: str, value: str | int
+) -> dict[str, object] | None:
     """What a chapter button chose: the 全部/仅计算类 shortcuts or one chapter; None for a stale index."""
     if value in ("all", "calc"):
         label = text(locale, "all_chapters" if value == "all" else "calculation_only")
         return {"chapters": [], "calculation_only": value == "calc", "chapter_label": label}
-    chapters = [c for c in services(context).sources.tree.chapters if c.slices]
-    if not value.isdigit() or int(value) >= len(chapters):
+    chapters = [c for c in state(context).sources.tree.chapters if c.slices]
+    if not isinstance(value, int) or value >= len(chapters):
         return None
-    chapter = chapters[int(value)]
+    chapter = chapters[value]
     return {"chapters": [list(chapter.key)], "calculation_only": False, "chapter_label": chapter.name}
 
 
@@ -146,7 +149,7 @@ def offered(
     context: ContextTypes.DEFAULT_TYPE,
     locale: str,
     action: str,
-    value: str,
+    value: str | int,
     numbers: dict[str, tuple[int, ...]] | None = None,
 ) -> bool:
     """Whether a settings button carries a value the dialogue offers (`numbers`: its numeric steps besides the
@@ -159,9 +162,9 @@ def offered(
     return action in ("page", "type", "mode")
 
 
-def number_in(value: str, allowed: tuple[int, ...] | None = None) -> bool:
+def number_in(value: str | int, allowed: tuple[int, ...] | None = None) -> bool:
     """Whether a button's value is a number (one of `allowed`): callback data can be forged."""
-    return value.isdigit() and (allowed is None or int(value) in allowed)
+    return isinstance(value, int) and (allowed is None or value in allowed)
 
 
 def cancel_setup(context: ContextTypes.DEFAULT_TYPE) -> bool:

@@ -12,8 +12,8 @@ import time
 from telegram import Bot, Message
 from telegram.error import BadRequest
 
+from engines.i18n import text
 from graph.service import Progress
-from handlers.i18n import text
 
 EDIT_INTERVAL = 1.0
 SHOWN_LINES = 6

@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from handlers.i18n import text
-from handlers.leaderboard import BIDI_CONTROLS
-from storage.attempts import MemberScore
+from engines.i18n import text
+from engines.standings import display_name
 from storage.store import Store
 
 DAY = 86400.0
@@ -70,18 +69,19 @@ class ChartSeries:
     participation: tuple[float, ...]
 
 
-def member_name(member: MemberScore) -> str:
-    """The name as the leaderboard shows it: without bidi controls that would reorder the rest of the line."""
-    name = member.name.translate(BIDI_CONTROLS).strip()
-    return name or (f"@{member.username}" if member.username else str(member.user_id))
-
-
 async def class_stats(store: Store, chat_id: int, days: int | None = None, missed: int = 5) -> ClassStats:
     """The group's figures over its rounds, the last `days` days by the store's clock (None: all time)."""
     since = store.db.now() - days * DAY if days is not None else None
     totals = await store.deliveries.round_totals(chat_id, since)
     members = tuple(
-        MemberStats(m.user_id, member_name(m), m.answered, m.correct, m.rounds, totals.rounds)
+        MemberStats(
+            m.user_id,
+            display_name(m.name, m.username, m.user_id),
+            m.answered,
+            m.correct,
+            m.rounds,
+            totals.rounds,
+        )
         for m in await store.attempts.round_members(chat_id, since)
     )
     misses = await store.attempts.round_misses(chat_id, since, missed)

@@ -21,13 +21,13 @@ from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.worksheet.worksheet import Worksheet
 
-from graph.schemas import Question
-from handlers.i18n import text
+from engines.i18n import text
 from retrieval.models import PATH_SEPARATOR, Slice
 from storage.deliveries import DeliveredVersion
 from storage.feedback import Tally
 from storage.questions import QuestionVersion
 from storage.store import Store
+from vocabulary.records import Question
 
 BANK_SHEET = "题库"
 VERSION_SHEET = "逐版本统计"

@@ -14,11 +14,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from graph.format import MAX_OPTIONS, OPTION_LIMIT, STEM_LIMIT, display_explanation, short_explanation
-from graph.schemas import GenerationRequest, Question
 from retrieval.models import PATH_SEPARATOR, MotherQuestion
 from storage.questions import QuestionVersion, ServedKey
 from storage.quiz_settings import QuizType
 from storage.store import Store
+from vocabulary.records import GenerationRequest, Question
 
 KEY_PREFIX = "bank-"
 Chapter = tuple[str, ...]

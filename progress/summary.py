@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from handlers.i18n import plural, text
+from engines.i18n import plural, text
 from progress.chart import ChartLabels
 from progress.review import ReviewOutlook
 from progress.stats import LearnerStats, Tally

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from retrieval.models import JUDGE_OPTIONS, MotherQuestion, QuestionType
+from retrieval.models import JUDGE_OPTIONS, MotherQuestion
 from retrieval.normalize import (
     answer_letters,
     clean_multiline,
@@ -28,6 +28,7 @@ from retrieval.normalize import (
 )
 from retrieval.problems import Problem, ProblemLog
 from retrieval.tables import cell_text, json_object, read_table, require_columns, unusable_numbers
+from vocabulary.kinds import QuestionType
 
 STEM = "题干"
 ANSWER = "正确答案"

@@ -20,9 +20,10 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TypeVar
 
-from retrieval.models import MotherQuestion, QuestionType, Slice
+from retrieval.models import MotherQuestion, Slice
 from retrieval.normalize import clean_text
 from retrieval.problems import Problem
+from vocabulary.kinds import QuestionType
 
 CALCULATION_SHARE = 0.3
 # With the same ordinal, titles need only be loosely alike ("交易税费篇" vs "交易税费"); without it they must

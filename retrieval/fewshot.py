@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from retrieval.models import QUESTION_TYPES, MotherQuestion, QuestionType, Slice
+from retrieval.models import MotherQuestion, Slice
+from vocabulary.kinds import QUESTION_TYPES, QuestionType
 
 if TYPE_CHECKING:
     from retrieval.index import QuestionIndex

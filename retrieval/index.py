@@ -18,8 +18,9 @@ import numpy as np
 from scipy import sparse
 
 from retrieval.fewshot import select_examples, slice_query_text
-from retrieval.models import QUESTION_TYPES, MotherQuestion, QuestionType, Slice
+from retrieval.models import MotherQuestion, Slice
 from retrieval.text import get_tokenizer
+from vocabulary.kinds import QUESTION_TYPES, QuestionType
 
 Match = tuple[MotherQuestion, float]
 # Few-shot choices remembered, most recently used kept: a slice is written about again and again, and

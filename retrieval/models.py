@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from vocabulary.kinds import QuestionType
+
 Mastery = Literal["掌握", "熟悉", "了解"]
-QuestionType = Literal["single", "multi", "judge"]
 MASTERY_LEVELS: tuple[Mastery, ...] = ("掌握", "熟悉", "了解")
-QUESTION_TYPES: tuple[QuestionType, ...] = ("single", "multi", "judge")
 JUDGE_OPTIONS: tuple[str, str] = ("正确", "错误")
 PATH_SEPARATOR = " > "
 

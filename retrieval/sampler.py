@@ -11,43 +11,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
 
 from retrieval.models import PATH_SEPARATOR, Slice
+from vocabulary.records import SamplerState
 
 Chapter = tuple[str, ...]
 
 
 class NoSlicesError(ValueError):
     """The chapters asked for hold no slice that can be drawn."""
-
-
-@dataclass
-class SamplerState:
-    """One chat's progress: the ids drawn in the current cycle of each selection, the number of draws, and
-    how often each slice was drawn — so a slice met again is asked about another of its facts."""
-
-    used: list[str] = field(default_factory=list)
-    draws: int = 0
-    visits: dict[str, int] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"used": list(self.used), "draws": self.draws, "visits": dict(self.visits)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> SamplerState:
-        used, draws = data.get("used", []), data.get("draws", 0)
-        visits = data.get("visits", {})  # absent in states stored before visits were counted
-        if not isinstance(used, list) or not all(isinstance(i, str) for i in used):
-            raise ValueError("sampler state: 'used' must be a list of slice ids")
-        if not isinstance(draws, int) or draws < 0:
-            raise ValueError("sampler state: 'draws' must be a non-negative integer")
-        if not isinstance(visits, dict) or not all(
-            isinstance(k, str) and isinstance(v, int) and v >= 0 for k, v in visits.items()
-        ):
-            raise ValueError("sampler state: 'visits' must map slice ids to non-negative counts")
-        return cls(used=list(used), draws=draws, visits=dict(visits))
 
 
 class SliceSampler:

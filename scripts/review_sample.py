@@ -22,9 +22,8 @@ sys.path.insert(0, str(ROOT))
 from graph.service import GenerationService, Result  # noqa: E402
 from retrieval.sources import load_sources  # noqa: E402
 from settings import load_settings  # noqa: E402
+from vocabulary.kinds import MODES, QUESTION_TYPES  # noqa: E402
 
-TYPES = ("single", "multi", "judge")
-MODES = ("strict", "flexible")
 _TYPE_NAMES = {"single": "单选题", "multi": "多选题", "judge": "判断题"}
 _MODE_NAMES = {"strict": "严谨", "flexible": "灵活"}
 
@@ -52,7 +51,7 @@ async def sample(folder: Path, out: Path, tmp: Path, rounds: int, part_size: int
     try:
         chat = 1
         for chapter in [c for _ in range(rounds) for c in sources.tree.chapters]:
-            plan = [(t, m, False) for t in TYPES for m in MODES]
+            plan = [(t, m, False) for t in QUESTION_TYPES for m in MODES]
             if chapter.is_calculation:
                 plan.append(("single", MODES[chat % 2], True))
             for qtype, mode, calc_only in plan:

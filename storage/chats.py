@@ -10,9 +10,9 @@ import json
 from dataclasses import dataclass
 from typing import Literal
 
-from retrieval.sampler import SamplerState
 from storage.db import Database, fetch_one, require
 from storage.errors import SchemaError, check_choice
+from vocabulary.records import SamplerState
 
 ChatType = Literal["private", "group", "supergroup", "channel"]
 CHAT_TYPES: tuple[ChatType, ...] = ("private", "group", "supergroup", "channel")
@@ -48,13 +48,6 @@ class ChatRepository:
     async def get(self, chat_id: int) -> Chat | None:
         row = await self.db.fetch_one("SELECT * FROM chats WHERE id = ?", (chat_id,))
         return Chat(**row) if row is not None else None
-
-    async def purge(self, chat_id: int) -> bool:
-        """Forget a chat and everything asked and answered in it (the checkpointer's threads are purged
-        separately by the generation service)."""
-        async with self.db.transaction() as conn:
-            cursor = await conn.execute("DELETE FROM chats WHERE id = ?", (chat_id,))
-            return cursor.rowcount > 0
 
     async def get_sampler_state(self, chat_id: int) -> SamplerState:
         """A chat that never drew starts with an empty state."""

@@ -13,19 +13,10 @@ from typing import Literal
 from storage.db import Connection, Database, fetch_one, require
 from storage.errors import InvalidValueError, check_choice
 from storage.questions import check_successor
+from vocabulary.kinds import FEEDBACK_REASONS
 
 UP, DOWN = 1, -1
 VOTE_VALUES: tuple[int, ...] = (UP, DOWN)
-# The quick reasons under a 👎, the same for a learner's report and an instructor's revision, so a report
-# can be handed to a revision as it is.
-FEEDBACK_REASONS: tuple[str, ...] = (
-    "answer_wrong",
-    "explanation_wrong",
-    "stem_unclear",
-    "options_wrong",
-    "out_of_scope",
-    "other",
-)
 MAX_COMMENT = 1000
 ReportStatus = Literal["open", "fixed", "dismissed"]
 
@@ -186,11 +177,6 @@ class ReportRepository:
         async with self.db.transaction() as conn:
             await check_successor(conn, version_id, fixed_by)
             return await self._resolve(conn, "version_id = ?", version_id, "fixed", fixed_by, resolved_by)
-
-    async def dismiss(self, report_id: int, resolved_by: int) -> bool:
-        """True if the report was open and is now dismissed."""
-        async with self.db.transaction() as conn:
-            return await self._resolve(conn, "id = ?", report_id, "dismissed", None, resolved_by) == 1
 
     async def _resolve(
         self,

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from graph.schemas import GenerationRequest, Question
 from storage.db import Connection, Database, fetch_one, require
 from storage.errors import ConflictError, InvalidValueError, NotFoundError, SchemaError
+from vocabulary.records import GenerationRequest, Question
 
 _SELECT_VERSION = "SELECT v.*, q.thread_id FROM question_versions v JOIN questions q ON q.id = v.question_id"
 

@@ -9,14 +9,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Literal
+from typing import Any
 
 from storage.errors import InvalidValueError, SchemaError, check_choice
+from vocabulary.kinds import MODES, QUIZ_TYPES, Mode, QuizType
 
-QuizType = Literal["single", "multi", "judge", "mixed"]
-QuizMode = Literal["strict", "flexible"]
-QUIZ_TYPES: tuple[QuizType, ...] = ("single", "multi", "judge", "mixed")
-QUIZ_MODES: tuple[QuizMode, ...] = ("strict", "flexible")
 MAX_COUNT = 100
 
 
@@ -26,7 +23,7 @@ class QuizSettings:
 
     chapters: tuple[tuple[str, ...], ...] = field(default_factory=tuple)
     qtype: QuizType = "mixed"
-    mode: QuizMode = "strict"
+    mode: Mode = "strict"
     count: int = 5
     calculation_only: bool = False
 
@@ -39,7 +36,7 @@ class QuizSettings:
         # JSON brings lists; tuples keep the settings hashable and comparable.
         object.__setattr__(self, "chapters", tuple(tuple(c) for c in chapters))
         check_choice("qtype", self.qtype, QUIZ_TYPES)
-        check_choice("mode", self.mode, QUIZ_MODES)
+        check_choice("mode", self.mode, MODES)
         if (
             isinstance(self.count, bool)
             or not isinstance(self.count, int)

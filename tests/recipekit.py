@@ -10,9 +10,9 @@ from graph.authors.base import Task
 from graph.authors.recipes.base import Brief, Recipe
 from graph.checks import run_checks
 from graph.nodes.writer import write_question
-from graph.schemas import Question
 from retrieval.facts import Fact, FactBase
 from retrieval.models import Slice
+from vocabulary.records import Question
 
 
 def bundled_questions(

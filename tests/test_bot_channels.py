@@ -1,4 +1,4 @@
-"""Channel series end to end: /post from an instructor's private chat, the channel checks, anonymous timed
+"""Channel rounds end to end: /post from an instructor's private chat, the channel checks, anonymous timed
 quizzes in the channel with explanations on close, and the instructor's copies with 👍/👎."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 
 from telegram import Update
 
-from handlers.i18n import text
+from engines.i18n import text
 from storage import Store
 from testkit.botharness import bot_running, world
-from testkit.seriesharness import QUICK_POLLS, replies_to, speed_up, walk_dialogue
+from testkit.roundharness import QUICK_POLLS, quick_pace, replies_to, walk_dialogue
 
 SETTINGS = ["全部章节", "判断", "严谨（贴近教材）", "5"]
 
@@ -75,10 +75,10 @@ async def test_post_refuses_chats_it_cannot_or_may_not_post_in(tmp_path: Path):
     assert "请选择章节" in menu.text and "全部章节" in [b.text for b in menu.buttons]
 
 
-async def test_a_channel_series_posts_anonymous_quizzes_explains_them_and_copies_them_to_the_instructor(
+async def test_a_channel_round_posts_anonymous_quizzes_explains_them_and_copies_them_to_the_instructor(
     tmp_path: Path, monkeypatch
 ):
-    speed_up(monkeypatch, 0.01)  # 30 s questions stay open for 0.3 s; the 1-minute pause lasts 0.6 s
+    pace = quick_pace(0.01)  # 30 s questions stay open for 0.3 s; the 1-minute pause lasts 0.6 s
     loop = asyncio.get_running_loop()
     async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings):
         tina, sam = await client.create_user("Tina"), await client.create_user("Sam")
@@ -86,7 +86,7 @@ async def test_a_channel_series_posts_anonymous_quizzes_explains_them_and_copies
         channel = await client.create_channel(
             "地产早知道", [tina], subscribers=[sam], username="dichan_daily"
         )
-        async with bot_running(emulator, settings):
+        async with bot_running(emulator, settings, pace):
             await client.send_text(tina, "/post")
             await client.next_message(tina)
             await client.send_text(tina, "@dichan_daily")
@@ -129,32 +129,32 @@ async def test_a_channel_series_posts_anonymous_quizzes_explains_them_and_copies
     assert reason.reply_to_message_id == copies[0].message_id
 
 
-async def test_a_channel_series_resumes_after_a_restart(tmp_path: Path, monkeypatch):
-    speed_up(monkeypatch, 0.05)
+async def test_a_channel_round_resumes_after_a_restart(tmp_path: Path, monkeypatch):
+    pace = quick_pace(0.05)
     async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings):
         tina = await client.create_user("Tina")
         settings.telegram.instructors = [tina.id]
         channel = await client.create_channel("地产早知道", [tina], username="dichan_daily")
-        async with bot_running(emulator, settings):
+        async with bot_running(emulator, settings, pace):
             await client.send_text(tina, "/post")
             await client.next_message(tina)
             await client.send_text(tina, "@dichan_daily")
             menu = await client.next_message(tina)
             await walk_dialogue(client, tina, menu, [*SETTINGS, "60", "立即"])
             quiz = await client.wait_for_poll(channel, timeout=20)
-        async with bot_running(emulator, settings):
+        async with bot_running(emulator, settings, pace):
             explained = await client.wait_for_message(channel, replies_to(quiz), timeout=10)
             second = await client.wait_for_poll(channel, timeout=20)
     assert "第 1 题正确答案" in explained.text
     assert second.poll.question.startswith("2/5 ") and second.poll.is_anonymous
 
 
-async def test_a_channel_admin_who_runs_a_series_may_revise_its_questions(tmp_path: Path, monkeypatch):
-    speed_up(monkeypatch, 0.05)
+async def test_a_channel_admin_who_runs_a_round_may_revise_its_questions(tmp_path: Path, monkeypatch):
+    pace = quick_pace(0.05)
     async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings):
         uma = await client.create_user("Uma")  # a channel administrator, not a configured instructor
         channel = await client.create_channel("房产课堂", [uma], username="fangchan_class")
-        async with bot_running(emulator, settings):
+        async with bot_running(emulator, settings, pace):
             await client.send_text(uma, "/post")
             await client.next_message(uma)
             await client.send_text(uma, "@fangchan_class")

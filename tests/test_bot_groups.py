@@ -1,5 +1,5 @@
 """Group rounds end to end: the real PTB Application against the Bot API emulator's groups, administrators
-and timed quiz polls, with round time shrunk (see testkit/seriesharness.py)."""
+and timed quiz polls, with round time shrunk (see testkit/roundharness.py)."""
 
 from __future__ import annotations
 
@@ -8,18 +8,21 @@ import itertools
 import json
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from telegram import Update
 
 import graph.service
-from graph.schemas import GenerationRequest, Question
-from handlers import pacing, series
-from handlers.i18n import text
+from engines.clock import WallClock
+from engines.i18n import text
+from handlers import pacing
+from handlers.context import state
 from storage import Store
 from testkit.botharness import bot_running, world
-from testkit.seriesharness import QUICK_POLLS, replies_to, speed_up, start_group_round, wrong_choice
+from testkit.roundharness import QUICK_POLLS, quick_pace, replies_to, start_group_round, wrong_choice
 from tests.test_bot_private import SlowAuthor
+from vocabulary.records import GenerationRequest, Question
 
 SECOND = 0.05
 
@@ -27,8 +30,11 @@ SECOND = 0.05
 async def test_a_round_scores_members_ranks_ties_by_time_and_ends_with_a_leaderboard(
     tmp_path: Path, monkeypatch
 ):
-    speed_up(monkeypatch, SECOND)
-    async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings), bot_running(emulator, settings):
+    pace = quick_pace(SECOND)
+    async with (
+        world(tmp_path, QUICK_POLLS) as (emulator, client, settings),
+        bot_running(emulator, settings, pace),
+    ):
         ann, ben, cai, dee, eve = [
             await client.create_user(name) for name in ("Ann", "Ben", "Cai", "Dee", "Eve")
         ]
@@ -52,7 +58,7 @@ async def test_a_round_scores_members_ranks_ties_by_time_and_ends_with_a_leaderb
             assert f"第 {number} 题正确答案" in explained.text and "解析" in explained.text
             assert f"答对 {3 if number <= 3 else 2}/4 人" in explained.text
         board = await client.wait_for_text(group, "排行榜", timeout=10)
-        await asyncio.sleep(series.CLOSE_GRACE)  # the last close timer would have fired by now
+        await asyncio.sleep(pace.close_grace)  # the last close timer would have fired by now
         transcript = await client.transcript(group)
     lines = board.text.splitlines()[1:]
     assert [line.split(" — ")[0] for line in lines] == ["🥇 Ann", "🥈 Ben", "🥉 Cai", "4. Dee"]
@@ -100,12 +106,12 @@ def _section(board: str, title: str) -> list[str]:
 
 
 async def test_leaderboard_shows_this_week_and_all_time_over_rounds(tmp_path: Path, monkeypatch):
-    speed_up(monkeypatch, SECOND)
+    pace = quick_pace(SECOND)
     async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings):
         ann, ben = await client.create_user("Ann"), await client.create_user("Ben")
         group = await client.create_group("备考群", [ben], admins=[ann])
         await _backdate(settings, group, ben, days=35, correct=2)
-        async with bot_running(emulator, settings):
+        async with bot_running(emulator, settings, pace):
             for ben_right in (False, True):
                 await start_group_round(client, group, ann, count="1", seconds="30", qtype="判断")
                 quiz = await client.wait_for_poll(group, timeout=20)
@@ -128,9 +134,12 @@ async def test_leaderboard_shows_this_week_and_all_time_over_rounds(tmp_path: Pa
 
 async def test_the_timer_and_the_poll_update_never_both_close_a_poll(tmp_path: Path, monkeypatch):
     """The poll update is held back here until after the timer has closed the poll and posted the next."""
-    speed_up(monkeypatch, SECOND)
-    monkeypatch.setattr(series, "CLOSE_SETTLE", series.CLOSE_GRACE + 0.5)
-    async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings), bot_running(emulator, settings):
+    pace = quick_pace(SECOND)
+    pace = replace(pace, close_settle=pace.close_grace + 0.5)
+    async with (
+        world(tmp_path, QUICK_POLLS) as (emulator, client, settings),
+        bot_running(emulator, settings, pace),
+    ):
         ann = await client.create_user("Ann")
         group = await client.create_group("备考群", [], admins=[ann])
         await start_group_round(client, group, ann, count="5", seconds="30", qtype="判断")
@@ -146,8 +155,11 @@ async def test_the_timer_and_the_poll_update_never_both_close_a_poll(tmp_path: P
 
 
 async def test_only_admins_start_a_round_and_only_the_initiator_sets_it_up(tmp_path: Path, monkeypatch):
-    speed_up(monkeypatch, SECOND)
-    async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings), bot_running(emulator, settings):
+    pace = quick_pace(SECOND)
+    async with (
+        world(tmp_path, QUICK_POLLS) as (emulator, client, settings),
+        bot_running(emulator, settings, pace),
+    ):
         ann, ben = await client.create_user("Ann"), await client.create_user("Ben")
         group = await client.create_group("备考群", [ben], admins=[ann])
         await client.send_text(ben, "/groupquiz", group)
@@ -172,11 +184,11 @@ async def test_only_admins_start_a_round_and_only_the_initiator_sets_it_up(tmp_p
 async def test_votes_work_in_a_group_and_stopquiz_ends_the_round_early_with_the_leaderboard(
     tmp_path: Path, monkeypatch
 ):
-    speed_up(monkeypatch, SECOND)
+    pace = quick_pace(SECOND)
     async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings):
         ann, ben = await client.create_user("Ann"), await client.create_user("Ben")
         group = await client.create_group("备考群", [ben], admins=[ann])
-        async with bot_running(emulator, settings):
+        async with bot_running(emulator, settings, pace):
             await start_group_round(client, group, ann, count="5", seconds="120")
             quiz = await client.wait_for_poll(group, timeout=20)
             await client.vote(ann, quiz, list(quiz.poll.correct_option_ids))
@@ -212,16 +224,16 @@ async def test_votes_work_in_a_group_and_stopquiz_ends_the_round_early_with_the_
 async def test_a_restart_mid_round_loses_no_answer_and_goes_on_with_the_next_question(
     tmp_path: Path, monkeypatch
 ):
-    speed_up(monkeypatch, SECOND)
+    pace = quick_pace(SECOND)
     async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings):
         ann, ben = await client.create_user("Ann"), await client.create_user("Ben")
         group = await client.create_group("备考群", [ben], admins=[ann])
-        async with bot_running(emulator, settings):
+        async with bot_running(emulator, settings, pace):
             await start_group_round(client, group, ann, count="5", seconds="120")
             quiz = await client.wait_for_poll(group, timeout=20)
             await client.vote(ann, quiz, list(quiz.poll.correct_option_ids))
         await client.vote(ben, quiz, list(quiz.poll.correct_option_ids))  # while the bot is down
-        async with bot_running(emulator, settings):
+        async with bot_running(emulator, settings, pace):
             explained = await client.wait_for_message(group, replies_to(quiz), timeout=15)
             second = await client.wait_for_poll(group, timeout=10)
             await client.send_text(ann, "/stopquiz", group)
@@ -233,11 +245,11 @@ async def test_a_restart_mid_round_loses_no_answer_and_goes_on_with_the_next_que
 
 
 async def test_an_answer_that_arrives_after_the_poll_closed_is_not_counted(tmp_path: Path, monkeypatch):
-    speed_up(monkeypatch, SECOND)
+    pace = quick_pace(SECOND)
     async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings):
         ann, ben = await client.create_user("Ann"), await client.create_user("Ben")
         group = await client.create_group("备考群", [ben], admins=[ann])
-        async with bot_running(emulator, settings) as app:
+        async with bot_running(emulator, settings, pace) as app:
             await start_group_round(client, group, ann, count="1", seconds="30", qtype="判断")
             quiz = await client.wait_for_poll(group, timeout=20)
             right = list(quiz.poll.correct_option_ids)
@@ -271,10 +283,13 @@ async def test_a_twenty_question_round_posts_at_most_twenty_messages_a_minute(tm
     # Questions open for 0.15 s, far shorter than the pacing interval: unpaced, the posts would bunch up.
     # The pacing rule is scaled by 0.05 (3 s → 0.15 s, 60 s → 3 s), and AIORateLimiter's own group limit is
     # off, so what is measured is the bot's pacing alone.
-    pace = 0.05
-    speed_up(monkeypatch, second=0.01, pace=pace, rate_limiter=False)
-    monkeypatch.setattr(series, "CLOSE_SETTLE", 0.05)
-    async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings), bot_running(emulator, settings):
+    scale = 0.05
+    pace = quick_pace(second=0.01, pace=scale, rate_limiter=False)
+    pace = replace(pace, close_settle=0.05)
+    async with (
+        world(tmp_path, QUICK_POLLS) as (emulator, client, settings),
+        bot_running(emulator, settings, pace),
+    ):
         ann = await client.create_user("Ann")
         group = await client.create_group("备考群", [], admins=[ann])
         await start_group_round(client, group, ann, count="20", seconds="15", qtype="判断")
@@ -283,16 +298,13 @@ async def test_a_twenty_question_round_posts_at_most_twenty_messages_a_minute(tm
         polls = [m for m in await client.transcript(group) if m.poll is not None]
     assert len(polls) == 20
     assert len(sent) >= 43, "menu, progress, 20 polls, 20 explanations and the leaderboard"
-    window, gap = 60 * pace, 3 * pace
+    window, gap = 60 * scale, 3 * scale
     assert min(b - a for a, b in itertools.pairwise(sent)) >= gap
     assert max(sum(1 for t in sent if start <= t < start + window) for start in sent) <= 20
 
 
-async def test_the_pacer_waits_for_room_in_the_window(monkeypatch):
-    monkeypatch.setattr(pacing, "MIN_INTERVAL", 0.0)
-    monkeypatch.setattr(pacing, "WINDOW", 0.5)
-    monkeypatch.setattr(pacing, "LIMIT", 3)
-    pacer, sent = pacing.Pacer(), []
+async def test_the_pacer_waits_for_room_in_the_window():
+    pacer, sent = pacing.Pacer(WallClock(), interval=0.0, window=0.5, limit=3), []
     for messages in (1, 2, 2):
         async with pacer.turn(messages):
             sent.append(time.monotonic())
@@ -308,12 +320,12 @@ THIN_SLICE = {
 
 
 async def test_fewer_questions_than_asked_are_offered_to_the_initiator(tmp_path: Path, monkeypatch):
-    speed_up(monkeypatch, SECOND)
+    pace = quick_pace(SECOND)
     kb = tmp_path / "thin.jsonl"
     kb.write_text(json.dumps(THIN_SLICE, ensure_ascii=False) + "\n", encoding="utf-8")
     async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings):
         settings.data.knowledge_base = kb
-        async with bot_running(emulator, settings):
+        async with bot_running(emulator, settings, pace):
             ann, ben = await client.create_user("Ann"), await client.create_user("Ben")
             group = await client.create_group("备考群", [ben], admins=[ann])
             await start_group_round(client, group, ann, count="5", seconds="30", qtype="混合")
@@ -336,19 +348,19 @@ async def test_fewer_questions_than_asked_are_offered_to_the_initiator(tmp_path:
 async def test_a_restart_while_questions_are_written_ends_that_round_and_frees_the_group(
     tmp_path: Path, monkeypatch
 ):
-    speed_up(monkeypatch, SECOND)
+    pace = quick_pace(SECOND)
     original = graph.service.make_author
     async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings):
         ann = await client.create_user("Ann")
         group = await client.create_group("备考群", [], admins=[ann])
         monkeypatch.setattr(graph.service, "make_author", lambda llm: SlowAuthor(original(llm)))
-        async with bot_running(emulator, settings) as app:
+        async with bot_running(emulator, settings, pace) as app:
             await start_group_round(client, group, ann, count="5", seconds="30")
             await client.wait_for_text(group, "正在出题", timeout=10)
-            for running in series.registry(app).values():
+            for running in state(app).rounds.live.values():
                 running.task.cancel()  # the process dies while the questions are being written
         monkeypatch.setattr(graph.service, "make_author", original)
-        async with bot_running(emulator, settings):
+        async with bot_running(emulator, settings, pace):
             notice = await client.wait_for_text(group, "重启而中断", timeout=10)
             await start_group_round(client, group, ann, count="1", seconds="30")
             quiz = await client.wait_for_poll(group, timeout=20)

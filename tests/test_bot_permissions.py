@@ -11,18 +11,18 @@ from pathlib import Path
 
 import pytest
 
-import handlers.rounds
+import handlers.sessions
 import storage.sessions
 from emulator import EmulatorServer
 from emulator.views import Button, ChatMessage, EmuUser
-from handlers import limits
-from handlers.context import SERVICES_KEY
-from handlers.i18n import text
-from handlers.limits import DialogueLimit
-from handlers.rounds import resume_rounds
+from engines import limits
+from engines.i18n import text
+from engines.limits import DialogueLimit
+from handlers.context import state
+from handlers.sessions import resume_sessions
 from storage import Store
 from testkit.botharness import bot_running, world
-from testkit.seriesharness import QUICK_POLLS, speed_up, start_group_round, wrong_choice
+from testkit.roundharness import QUICK_POLLS, quick_pace, start_group_round, wrong_choice
 from tests.test_bot_private import choose
 
 STALE = text("zh", "stale_button")
@@ -79,8 +79,11 @@ async def test_another_users_answer_to_a_learners_quiz_neither_counts_nor_moves_
 
 
 async def test_only_those_who_may_start_a_group_round_may_cancel_its_setup(tmp_path: Path, monkeypatch):
-    speed_up(monkeypatch, 0.05)
-    async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings), bot_running(emulator, settings):
+    pace = quick_pace(0.05)
+    async with (
+        world(tmp_path, QUICK_POLLS) as (emulator, client, settings),
+        bot_running(emulator, settings, pace),
+    ):
         ann, ben = await client.create_user("Ann"), await client.create_user("Ben")
         group = await client.create_group("备考群", [ben], admins=[ann])
         await client.send_text(ann, "/groupquiz", group)
@@ -93,7 +96,7 @@ async def test_only_those_who_may_start_a_group_round_may_cancel_its_setup(tmp_p
         cancelled = await client.next_message(group)
     assert refusal.text == text("zh", "groupquiz_cancel_not_allowed")
     assert "请选择题型" in menu.text, "the admin's setup survived the member's /stopquiz"
-    assert cancelled.text == text("zh", "series_cancelled")
+    assert cancelled.text == text("zh", "round_cancelled")
 
 
 async def test_commands_addressed_to_another_bot_get_no_answer(tmp_path: Path):
@@ -139,7 +142,7 @@ class Clock:
 async def test_a_burst_of_quiz_commands_opens_few_menus_and_only_the_newest_is_live(tmp_path: Path):
     clock = Clock()
     async with world(tmp_path) as (emulator, client, settings), bot_running(emulator, settings) as app:
-        app.bot_data[SERVICES_KEY].dialogues = DialogueLimit(clock=clock)
+        state(app).dialogues = DialogueLimit(clock=clock)
         alice, bob = await client.create_user("Alice"), await client.create_user("Bob")
         await asyncio.gather(*(client.send_text(alice, "/quiz") for _ in range(100)))
         await client.send_text(bob, "/quiz")
@@ -178,14 +181,14 @@ async def test_a_restart_after_the_next_question_was_written_does_not_write_it_a
     """The process dies after question 2 was written and verified — before its quiz was sent, or after it
     was sent but before it was counted. The restarted bot sends question 2 once, and verifies it once."""
     if crash == "before_posting":
-        original = handlers.rounds.post_quiz
+        original = handlers.sessions.post_quiz
 
         async def post_quiz(*args, **kwargs):
             if kwargs.get("position") == 2:
                 raise Killed
             return await original(*args, **kwargs)
 
-        monkeypatch.setattr(handlers.rounds, "post_quiz", post_quiz)
+        monkeypatch.setattr(handlers.sessions, "post_quiz", post_quiz)
     else:
         original = storage.sessions.SessionRepository.advance
 
@@ -202,7 +205,7 @@ async def test_a_restart_after_the_next_question_was_written_does_not_write_it_a
             first = await client.wait_for_poll(eve, timeout=20)
             await client.vote(eve, first, list(first.poll.correct_option_ids))
             async with asyncio.timeout(20):
-                while not app.bot_data["metrics"].registry.get_sample_value("examforge_errors_total"):
+                while not state(app).metrics.registry.get_sample_value("examforge_errors_total"):
                     await asyncio.sleep(0.05)
         monkeypatch.undo()
         async with bot_running(emulator, settings):
@@ -224,7 +227,7 @@ async def test_a_restart_after_the_next_question_was_written_does_not_write_it_a
 async def test_resume_and_an_answer_asking_together_send_one_next_question(tmp_path: Path, monkeypatch):
     """Start-up resume and the answer path both ask for the next question of the same round: the learner
     gets question 2 once, and question 3 only after answering it."""
-    original = handlers.rounds.post_quiz
+    original = handlers.sessions.post_quiz
     entered, release = asyncio.Event(), asyncio.Event()
 
     async def post_quiz(*args, **kwargs):
@@ -233,14 +236,14 @@ async def test_resume_and_an_answer_asking_together_send_one_next_question(tmp_p
             await release.wait()
         return await original(*args, **kwargs)
 
-    monkeypatch.setattr(handlers.rounds, "post_quiz", post_quiz)
+    monkeypatch.setattr(handlers.sessions, "post_quiz", post_quiz)
     async with world(tmp_path) as (emulator, client, settings), bot_running(emulator, settings) as app:
         fay = await client.create_user("Fay")
         await choose(client, fay, "judge", count=5)
         first = await client.wait_for_poll(fay, timeout=20)
         await client.vote(fay, first, list(first.poll.correct_option_ids))
         await asyncio.wait_for(entered.wait(), 20)
-        resumed = await resume_rounds(app)  # as at start-up, while the answer's delivery is under way
+        resumed = await resume_sessions(app)  # as at start-up, while the answer's delivery is under way
         release.set()
         second = await client.wait_for_poll(fay, timeout=20)
         await client.settle(fay, quiet=1.5, timeout=20)
@@ -288,7 +291,7 @@ async def test_forged_buttons_and_answers_get_the_stale_notice_and_no_traceback(
         after_forgeries = await client.messages_since(gus, quiz.message_id)
         await client.vote(gus, quiz, list(quiz.poll.correct_option_ids))
         feedback = await client.wait_for_text(gus, "解析", timeout=20)
-        errors = app.bot_data["metrics"].registry.get_sample_value("examforge_errors_total")
+        errors = state(app).metrics.registry.get_sample_value("examforge_errors_total")
     assert [(a.answered, a.text) for a in answers] == [(True, STALE)] * len(answers)
     assert after_forgeries == [], "no apology, no feedback, no next question for a forged answer"
     assert "回答正确" in feedback.text
@@ -297,8 +300,11 @@ async def test_forged_buttons_and_answers_get_the_stale_notice_and_no_traceback(
 
 
 async def test_bidi_controls_in_a_name_do_not_reorder_the_leaderboard(tmp_path: Path, monkeypatch):
-    speed_up(monkeypatch, 0.05)
-    async with world(tmp_path, QUICK_POLLS) as (emulator, client, settings), bot_running(emulator, settings):
+    pace = quick_pace(0.05)
+    async with (
+        world(tmp_path, QUICK_POLLS) as (emulator, client, settings),
+        bot_running(emulator, settings, pace),
+    ):
         ann = await client.create_user("Ann")
         mallory = await client.create_user("Mal\u202elory\u2066", username=None)
         ghost = await client.create_user("\u200f\u202e", username="ghost_user")

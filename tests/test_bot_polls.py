@@ -6,8 +6,8 @@ from telegram import Bot
 
 from emulator import EmulatorClient, EmulatorServer
 from graph.format import compose_explanation, short_explanation
-from graph.schemas import Question
 from handlers.polls import send_quiz
+from vocabulary.records import Question
 
 
 def question(stem: str) -> Question:

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 import graph.service
-import handlers.rounds
+import handlers.sessions
 from bot.console import run_console
+from handlers.context import state
 from storage import Store
 from testkit.botharness import bot_running, world
 
@@ -92,7 +93,7 @@ async def test_mixed_round_cycles_types_and_the_next_question_is_ready(tmp_path:
         await choose(client, bob, "mixed", count=5)
         first = await client.wait_for_poll(bob, timeout=20)
         await asyncio.sleep(0.5)
-        assert app.bot_data["pending"], "question 2 is written while question 1 is answered"
+        assert state(app).pending, "question 2 is written while question 1 is answered"
         await client.vote(bob, first, list(first.poll.correct_option_ids))
         second = await client.wait_for_poll(bob, timeout=20)
     assert len(first.poll.correct_option_ids) == 1 and not first.poll.allows_multiple_answers
@@ -192,7 +193,7 @@ async def test_cancel_in_the_middle_of_a_generation(tmp_path: Path, monkeypatch)
 async def test_stop_while_the_next_quiz_is_being_posted_ends_the_round_after_it(tmp_path: Path, monkeypatch):
     """/stop arriving while the next quiz is on its way: the quiz lands first and the end of the round last,
     never a quiz after 本轮结束."""
-    original = handlers.rounds.post_quiz
+    original = handlers.sessions.post_quiz
     entered, release = asyncio.Event(), asyncio.Event()
     posted = 0
 
@@ -204,7 +205,7 @@ async def test_stop_while_the_next_quiz_is_being_posted_ends_the_round_after_it(
             await release.wait()
         return await original(*args, **kwargs)
 
-    monkeypatch.setattr(handlers.rounds, "post_quiz", held)
+    monkeypatch.setattr(handlers.sessions, "post_quiz", held)
     async with world(tmp_path) as (emulator, client, settings), bot_running(emulator, settings):
         gina = await client.create_user("Gina")
         await choose(client, gina, "judge", count=5)
@@ -270,7 +271,7 @@ async def test_a_failing_handler_is_logged_and_the_user_told_politely(tmp_path: 
         kate = await client.create_user("Kate")
         await client.send_text(kate, "/help")
         apology = await client.next_message(kate)
-        errors = app.bot_data["metrics"].registry.get_sample_value("examforge_errors_total")
+        errors = state(app).metrics.registry.get_sample_value("examforge_errors_total")
     assert "抱歉" in apology.text and "boom" not in apology.text
     assert errors == 1
     assert any("error while handling update" in r.getMessage() for r in caplog.records)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import calc
 from bot.console import run_console
+from handlers.context import state
 from storage import Store
 from testkit.botharness import bot_running, world
 from tests.test_bot_feedback import first_quiz, preview, published, revised_quiz, thumbs_down
@@ -20,7 +21,7 @@ BUYER_TAXES = "第七章 买方税费 🧮"
 async def deed_tax_quiz(client, app, teacher):
     """A deed-tax quiz from the buyer's-taxes chapter (the chapter's other calculators come first in some
     rounds) and the version behind it."""
-    store = app.bot_data["services"].store
+    store = state(app).store
     for _ in range(8):
         await choose(client, teacher, "single", count=1, chapter=BUYER_TAXES)
         quiz = await client.wait_for_poll(teacher, timeout=20)
@@ -46,7 +47,7 @@ async def test_a_figure_in_the_comment_becomes_the_calculations_input(tmp_path: 
             shown = await complain(client, teacher, quiz, "answer_wrong", "请把面积改成 90 平方米以下的情形")
             await client.press(teacher, shown, "发布")
             revised = await revised_quiz(client, teacher, quiz)
-            history = await app.bot_data["services"].store.questions.history(first.question_id)
+            history = await state(app).store.questions.history(first.question_id)
     old, new = history[0].question, history[1].question
     area = new.calculation.args["area"]
     assert old.calculation.args["area"] >= 90 and area < 90

@@ -8,6 +8,7 @@ import logging
 from pathlib import Path
 
 from emulator import EmulatorOptions
+from handlers.context import state
 from testkit.botharness import bot_running, world
 from tests.test_bot_private import choose
 
@@ -19,7 +20,7 @@ async def next_question_written(app, timeout: float = 20.0) -> None:
     """Wait, as a learner thinking it over would, until the next question is written."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    pending = app.bot_data.setdefault("pending", {})
+    pending = state(app).pending
     while not pending or any(not p.task.done() for p in pending.values()):
         assert loop.time() < deadline, "the next question was not written in time"
         await asyncio.sleep(0.05)

@@ -10,8 +10,8 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.app import build_application, running
-from bot.metrics import Metrics
 from bot.webhook import SECRET_HEADER, UPDATE_PATH, create_webhook_app
+from engines.metrics import Metrics
 from testkit.botharness import bot_settings, world
 
 SECRET = "s3cret-token_for-tests"

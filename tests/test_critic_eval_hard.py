@@ -12,8 +12,8 @@ from graph.evaluation import HARD, Library, Material, as_question, evaluate, lib
 from graph.evaluation.falsify import falsehoods
 from graph.evaluation.restate import restate
 from graph.format import conclusion_letters
-from graph.schemas import Question
 from retrieval.sources import Sources, load_sources
+from vocabulary.records import Question
 
 CHAPTER = "第一篇  交易基础 > 第一章  定金与登记"
 SLICES = {

@@ -14,11 +14,12 @@ from graph.authors.base import Authored, Choice, Review
 from graph.context import GenerationContext, KnowledgeIndex
 from graph.format import BASIS, explanation_parts
 from graph.nodes.critic import critic
-from graph.schemas import Draft, GenerationRequest, Question, VerificationReport
+from graph.schemas import Draft, VerificationReport
 from graph.service import GenerationService
 from retrieval.compiler import compile_kb
 from retrieval.models import Slice
 from retrieval.sources import Sources
+from vocabulary.records import GenerationRequest, Question
 
 
 def a_rule(sources: Sources) -> tuple[Slice, str]:

@@ -12,9 +12,9 @@ import pytest
 
 from graph.context import KnowledgeIndex
 from graph.grounding import ground_question
-from graph.schemas import Calculation, Question
 from retrieval.facts import Fact, FactBase
 from retrieval.models import Slice
+from vocabulary.records import Calculation, Question
 
 LISTING = Slice(
     id="listing",

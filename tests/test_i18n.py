@@ -3,7 +3,7 @@
 import re
 import string
 
-from handlers.i18n import LOCALES, catalogue, text
+from engines.i18n import LOCALES, catalogue, text
 
 
 def _fields(template: str) -> set[str]:
@@ -19,4 +19,4 @@ def test_catalogues_define_the_same_keys_and_placeholders():
 
 def test_english_strings_are_english():
     assert not any(re.search(r"[\u4e00-\u9fff]{3,}", value) for value in catalogue("en").values())
-    assert text("en", "round_finished", right=3, total=5) == "Round finished: 3/5 correct."
+    assert text("en", "session_finished", right=3, total=5) == "Round finished: 3/5 correct."

@@ -7,7 +7,8 @@ from dataclasses import replace
 import pytest
 
 from retrieval.chapters import ChapterAligner, align_questions, build_tree, chinese_number
-from retrieval.models import CalcExample, MotherQuestion, QuestionType, Slice
+from retrieval.models import CalcExample, MotherQuestion, Slice
+from vocabulary.kinds import QuestionType
 
 KB_CHAPTERS = [
     ("第一篇  行业与经纪基础", "第一章  房地产经纪行业概述"),

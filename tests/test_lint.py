@@ -20,7 +20,7 @@ from graph.lint import (
     scenario_missing,
     spread_too_wide,
 )
-from graph.schemas import Question
+from vocabulary.records import Question
 
 DEED_TAX_STEM = (
     "2026年3月，刘某购买一套建筑面积95平方米的住宅，属于其家庭唯一住房，不含增值税的成交价格为200万元。"

@@ -15,10 +15,11 @@ from pydantic import ValidationError
 import calc
 from graph.authors.base import AuthorError, CalcChoice, Task
 from graph.authors.llm import LLMAuthor, MissingApiKey, parse_text_reply
-from graph.schemas import Draft, Issue, Question, ReviewVerdict, VerificationReport
+from graph.schemas import Draft, Issue, ReviewVerdict, VerificationReport
 from retrieval.models import Slice
 from settings.model import LLMSettings
 from testkit.fakes.openai_server import BROKEN_JSON, FakeOpenAI, Reply
+from vocabulary.records import Question
 
 KEY = "sk-author-test-5d1e9a"
 DRAFT = {

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 import pytest
 
-from graph.schemas import GenerationRequest
 from graph.service import GenerationService, Result
 from retrieval.models import Slice
 from retrieval.sources import Sources
@@ -24,10 +23,11 @@ from settings.model import LLMSettings
 from testkit.fakes.corpus import DEED_TAX_ARGS
 from testkit.fakes.exam_model import ExamModel
 from testkit.fakes.openai_server import FakeOpenAI, Reply
+from vocabulary.kinds import QUESTION_TYPES
+from vocabulary.records import GenerationRequest
 
 KEY_ENV = "EXAMFORGE_TEST_LLM_KEY"
 QUESTIONS = 30
-QTYPES = ("single", "multi", "judge")
 HAPPY_CALLS = 3  # a calculation: choose, draft, review
 HONEST_TARGET = 0.9
 # What the critic says when the textbook does not bear a key out.
@@ -76,7 +76,7 @@ async def ask_each(service: GenerationService, server: FakeOpenAI, slices: list[
     asked = []
     for number, slice_ in enumerate(slices):
         request = GenerationRequest(
-            chat_id=7, question_id=uuid.uuid4().hex[:8], qtype=QTYPES[number % 3], slice_id=slice_.id
+            chat_id=7, question_id=uuid.uuid4().hex[:8], qtype=QUESTION_TYPES[number % 3], slice_id=slice_.id
         )
         before = len(server.exchanges)
         result = await service.generate(request)

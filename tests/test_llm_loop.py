@@ -14,12 +14,12 @@ import pytest
 import calc
 from graph.checks import run_checks
 from graph.format import numbers_in, same_number
-from graph.schemas import GenerationRequest, Question
 from graph.service import GenerationService, Result
 from settings.model import DataSettings, GraphSettings, LLMSettings, Settings
 from testkit.fakes.corpus import DEED_TAX_ARGS, DEED_TAX_SUM, OBJECTION, TAXPAYER, write_corpus
 from testkit.fakes.exam_model import ExamModel
 from testkit.fakes.openai_server import FakeOpenAI, Reply
+from vocabulary.records import GenerationRequest, Question
 
 KEY_ENV = "EXAMFORGE_TEST_LLM_KEY"
 API_KEY = "sk-examforge-test-0b7c41d29e"

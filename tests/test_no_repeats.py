@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import Counter
 
 from graph.service import GenerationService
-from retrieval.sampler import SamplerState
 from retrieval.sources import Sources
 from settings import Settings
+from vocabulary.records import SamplerState
 
 
 async def _round(service: GenerationService, chat: int, chapter, count: int, qtype: str, mode: str) -> list:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from graph.schemas import GenerationRequest
 from progress.classroom import chart_series, class_stats, summary
 from storage import Store
 from storage.quiz_settings import QuizSettings
 from tests.test_storage_support import Clock, deed_tax_question, deliver, vat_question
+from vocabulary.records import GenerationRequest
 
 GROUP, TEACHER = -100, 7
 DAY = 86400.0

@@ -12,8 +12,7 @@ import pytest
 from openpyxl import load_workbook
 
 from bot.cli import main
-from graph.schemas import GenerationRequest, Question
-from handlers.i18n import text
+from engines.i18n import text
 from progress.export import (
     BANK_SHEET,
     VERSION_SHEET,
@@ -31,6 +30,7 @@ from storage.questions import QuestionVersion
 from storage.quiz_settings import QuizSettings
 from tests.conftest import ROOT
 from tests.test_storage_support import Clock, deed_tax_question, deliver, vat_question
+from vocabulary.records import GenerationRequest, Question
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 DAY = 86400.0

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import itertools
 
-from graph.schemas import GenerationRequest
 from storage import Store
 from storage.attempts import Attempt
 from storage.questions import QuestionVersion
 from tests.test_storage_support import Clock, deed_tax_question, deliver
+from vocabulary.records import GenerationRequest
 
 LEARNER = 11
 CHAT = 11

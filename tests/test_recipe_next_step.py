@@ -18,9 +18,9 @@ from graph.checks import run_checks
 from graph.context import KnowledgeIndex
 from graph.grounding import ground_question
 from graph.nodes.writer import write_question
-from graph.schemas import Question
 from retrieval.compiler import compile_kb
 from retrieval.models import Slice
+from vocabulary.records import Question
 
 _CHAPTER = ("第一篇 交易实务", "第五章 买卖合同与网签")
 STEPS = [

@@ -3,7 +3,8 @@ import pytest
 from retrieval.fewshot import slice_query_text
 from retrieval.index import QuestionIndex
 from retrieval.models import MotherQuestion as Q
-from retrieval.models import QuestionType, Slice
+from retrieval.models import Slice
+from vocabulary.kinds import QuestionType
 
 DEED = ("第四篇  交易税费", "第七章  买方税费")
 SELLER = ("第四篇  交易税费", "第八章  卖方税费")

@@ -4,7 +4,8 @@ from collections import Counter
 import pytest
 
 from retrieval.models import Mastery, Slice
-from retrieval.sampler import NoSlicesError, SamplerState, SliceSampler
+from retrieval.sampler import NoSlicesError, SliceSampler
+from vocabulary.records import SamplerState
 
 WEIGHTS = {"掌握": 6.0, "熟悉": 3.0, "了解": 1.0}
 TAX = ("第四篇  交易税费", "第七章  买方税费")

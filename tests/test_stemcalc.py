@@ -12,9 +12,9 @@ import pytest
 import calc
 from graph.evaluation import as_question
 from graph.format import same_number
-from graph.schemas import Calculation, Question
 from graph.stemcalc import check_stem_calculation
 from retrieval.sources import Sources
+from vocabulary.records import Calculation, Question
 
 DEED_TAX_ARGS = {"price": 3_000_000, "area": 120, "home_order": 2, "date": "2026-03-01"}
 DEED_TAX_STEM = (

@@ -120,17 +120,6 @@ async def test_foreign_keys_are_enforced(store: Store) -> None:
     assert len(await store.attempts.for_delivery(delivery.id)) == 1
 
 
-async def test_purging_a_chat_removes_what_was_asked_in_it(store: Store) -> None:
-    world = await make_world(store)
-    delivery = await deliver(store, world.version.id, world.chat_id, "poll-purge")
-    await store.attempts.record(delivery.id, world.user_id, [1])
-    assert await store.chats.purge(world.chat_id)
-    assert await store.deliveries.by_poll("poll-purge") is None
-    assert await store.questions.version(world.version.id) is None
-    assert (await store.db.fetch_one("SELECT count(*) FROM attempts"))[0] == 0
-    assert await store.users.get(world.user_id) is not None
-
-
 async def test_a_write_waits_for_another_process_without_blocking_the_loop(
     store: Store, db_path: Path
 ) -> None:

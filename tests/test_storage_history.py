@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graph.schemas import GenerationRequest
 from storage import Store
 from storage.db import Database
 from storage.migrations import MIGRATIONS
 from tests.test_progress_support import BASICS, TAXES, answer, learner, new_question
 from tests.test_storage_support import Clock, deed_tax_question
+from vocabulary.records import GenerationRequest
 
 
 async def test_answers_stored_before_the_upgrade_carry_their_chapter(db_path: Path, clock: Clock) -> None:

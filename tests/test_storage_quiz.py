@@ -6,8 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from graph.schemas import GenerationRequest
-from retrieval.sampler import SamplerState
 from storage import ConflictError, InvalidValueError, NotFoundError, SchemaError, Store
 from storage.quiz_settings import QuizSettings
 from tests.test_storage_support import (
@@ -17,6 +15,7 @@ from tests.test_storage_support import (
     make_world,
     vat_question,
 )
+from vocabulary.records import GenerationRequest, SamplerState
 
 
 async def test_upsert_refreshes_names_but_keeps_the_chosen_locale(store: Store) -> None:

@@ -7,7 +7,6 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from graph.schemas import GenerationRequest
 from storage import ConflictError, InvalidValueError, Store
 from storage.deliveries import Delivery
 from storage.quiz_settings import QuizSettings
@@ -20,6 +19,7 @@ from tests.test_storage_support import (
     make_world,
     vat_question,
 )
+from vocabulary.records import GenerationRequest
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 HOUR, DAY = 3600.0, 86400.0

@@ -6,10 +6,10 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from graph.schemas import GenerationRequest, Question
 from storage import Store
 from storage.deliveries import Delivery, DeliveryKind
 from storage.questions import QuestionVersion
+from vocabulary.records import GenerationRequest, Question
 
 # Monday 2026-03-02 10:00 in Asia/Shanghai (UTC+8): a fixed, known point in a week.
 MONDAY_10AM_SHANGHAI = 1772416800.0

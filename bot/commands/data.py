@@ -13,8 +13,8 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from retrieval.models import QUESTION_TYPES, QuestionType
 from retrieval.sources import Sources, display_name, load_sources
+from vocabulary.kinds import QUESTION_TYPES, QuestionType
 
 if TYPE_CHECKING:
     from retrieval.compiler import CompileSummary

@@ -15,6 +15,8 @@ import sys
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
+from vocabulary.kinds import MODES, QUESTION_TYPES
+
 if TYPE_CHECKING:
     from graph.events import Progress, Result
     from graph.service import GenerationService
@@ -31,8 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--chapter", default="", help="chapter name or ordinal (第七章, 7, 买方税费); default: all"
     )
-    parser.add_argument("--type", dest="qtype", choices=["single", "multi", "judge"], default="single")
-    parser.add_argument("--mode", choices=["strict", "flexible"], default="strict")
+    parser.add_argument("--type", dest="qtype", choices=QUESTION_TYPES, default="single")
+    parser.add_argument("--mode", choices=MODES, default="strict")
     parser.add_argument("--count", type=int, default=1, help="how many questions (1–100)")
     parser.add_argument("--calculation-only", action="store_true", help="only calculation knowledge points")
     parser.add_argument("--llm", choices=["offline", "openai"], help="override [llm] provider")

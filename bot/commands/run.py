@@ -30,8 +30,8 @@ def bot_token(settings: Settings) -> str:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     from bot.app import build_application
-    from bot.metrics import Metrics
     from bot.runner import configure_logging, serve_polling, serve_webhook, stop_on_signals
+    from engines.metrics import Metrics
 
     configure_logging()
     telegram = settings.telegram

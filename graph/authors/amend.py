@@ -24,8 +24,9 @@ from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.calculation import Wrong, case_question, quoted_rates, wrong_answers
 from graph.complaints import Complaint
 from graph.format import ANALYSIS, BASIS, LETTERS, compose_explanation, explanation_parts, same_number
-from graph.schemas import Draft, Question
+from graph.schemas import Draft
 from retrieval.facts import Fact
+from vocabulary.records import Question
 
 _SEEDS = 12
 _VARIANTS = 200

@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from graph.schemas import Calculation, Draft, Issue, Mode, Question, QuestionType, VerificationReport
+from graph.schemas import Draft, Issue, VerificationReport
 from retrieval.facts import FactBase
 from retrieval.models import MotherQuestion, Slice
+from vocabulary.kinds import Mode, QuestionType
+from vocabulary.records import Calculation, Question
 
 
 class AuthorError(Exception):

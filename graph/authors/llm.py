@@ -25,10 +25,11 @@ import calc
 from calc.labels import final_figure, result_label
 from graph import prompts
 from graph.authors.base import Authored, AuthorError, CalcChoice, Choice, Review, Task
-from graph.schemas import Calculation, Draft, Issue, Question, ReviewVerdict, VerificationReport
+from graph.schemas import Draft, Issue, ReviewVerdict, VerificationReport
 from retrieval.models import MotherQuestion, Slice
 from settings.errors import StartupError
 from settings.model import LLMSettings
+from vocabulary.records import Calculation, Question
 
 Schema = TypeVar("Schema", bound=BaseModel)
 _TYPE_NAMES = {"single": "单项选择题", "multi": "多项选择题", "judge": "判断题"}

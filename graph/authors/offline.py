@@ -20,8 +20,9 @@ from graph.authors.recipes import CALCULATION, CASES, FALLBACK, MIMIC, RECIPES, 
 from graph.authors.recipes.base import Brief, Written
 from graph.complaints import complaint_in
 from graph.format import JUDGE_OPTIONS, LETTERS, short_explanation, with_blank
-from graph.schemas import Draft, Question, VerificationReport
+from graph.schemas import Draft, VerificationReport
 from retrieval.facts import Fact, FactBase
+from vocabulary.records import Question
 
 _NAMES = {"single": "单选", "multi": "多选", "judge": "判断"}
 

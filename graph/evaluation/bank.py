@@ -11,8 +11,8 @@ from calc.labels import result_label
 from calc.reading import read_arguments
 from graph.format import numbers_in, same_number
 from graph.nodes.writer import write_question
-from graph.schemas import Calculation, Question
 from retrieval.models import MotherQuestion, Slice
+from vocabulary.records import Calculation, Question
 
 # What a result label says beyond the thing it names ("应纳契税" names 契税).
 _LABEL_LEAD = re.compile(r"^(?:应纳|应缴|适用|可|每月|合计应纳|具有定金效力的|付定金一方可收回的)")

@@ -14,11 +14,12 @@ from graph.checks import run_checks
 from graph.context import KnowledgeIndex
 from graph.grounding import ground_question
 from graph.grounding.verdict import Grounding
-from graph.schemas import Calculation, Issue, Question
+from graph.schemas import Issue
 from graph.stemcalc import check_stem_calculation
 from retrieval.compiler import compile_kb
 from retrieval.facts import FactBase
 from retrieval.models import Slice
+from vocabulary.records import Calculation, Question
 
 
 @dataclass

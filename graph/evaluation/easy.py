@@ -7,7 +7,8 @@ import re
 from collections.abc import Callable
 
 from graph.format import numbers_in
-from graph.schemas import BLANK, Question
+from graph.schemas import BLANK
+from vocabulary.records import Question
 
 EasyDefect = Callable[[Question], Question | None]
 

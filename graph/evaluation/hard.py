@@ -20,9 +20,10 @@ from graph.evaluation.restate import restate
 from graph.format import same_number
 from graph.grounding.statements import frame_of
 from graph.grounding.text import bare, coverage, grams
-from graph.schemas import BLANK, Calculation, Question
+from graph.schemas import BLANK
 from retrieval.facts import Fact
 from retrieval.models import Slice
+from vocabulary.records import Calculation, Question
 
 # Fact kinds whose source sentence states one rule on its own: material for a true option.
 _STATING = ("modal", "threshold", "definition", "statement")

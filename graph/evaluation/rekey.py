@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from graph.format import CONCLUSION, conclusion_letters, explanation_parts
-from graph.schemas import Question
+from vocabulary.records import Question
 
 # Option letters, alone or in a run ("ABD", "A、B、D"); a run stays in alphabetical order, as papers write it.
 _RUN = re.compile(r"(?<![A-Za-z])[A-L](?:[、,，和及]?[A-L])*(?![A-Za-z])")

@@ -14,9 +14,9 @@ from graph.evaluation.critic import Library, review
 from graph.evaluation.easy import EASY
 from graph.evaluation.hard import HARD, Material
 from graph.grounding.verdict import Grounding
-from graph.schemas import Question
 from retrieval.models import MotherQuestion
 from retrieval.sources import Sources
+from vocabulary.records import Question
 
 # What the critic must reach on a bank: hard and easy defects caught, at most this many known-good
 # questions rejected, and at most this many accepted keys left unverified by the textbook.

@@ -27,9 +27,9 @@ from graph.grounding.book import SOURCE_MATCH, SourceBook, book_for
 from graph.grounding.classify import Finding, Scope, classify
 from graph.grounding.statements import statements
 from graph.grounding.verdict import Grounding
-from graph.schemas import Question
 from retrieval.facts import Fact, FactBase
 from retrieval.models import Slice
+from vocabulary.records import Question
 
 
 class Knowledge(Protocol):

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from graph.grounding.periods import held_for
 from graph.grounding.text import clauses, content_chars
-from graph.schemas import Question
+from vocabulary.records import Question
 
 # A frame whose options are statements of their own, and whether it asks for the false ones.
 _SAYING = re.compile(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from graph.authors.base import Task
 from graph.context import GenerationContext
-from graph.schemas import GenerationRequest, VerificationReport
+from graph.schemas import VerificationReport
 from graph.state import GenerationState, TraceStep
+from vocabulary.records import GenerationRequest
 
 
 def request_of(state: GenerationState) -> GenerationRequest:

@@ -29,9 +29,10 @@ from graph.format import (
 )
 from graph.grounding import Grounding, ground_question
 from graph.nodes.common import build_task, request_of, step
-from graph.schemas import Calculation, Issue, Question, VerificationReport
+from graph.schemas import Issue, VerificationReport
 from graph.state import GenerationState
 from graph.stemcalc import check_stem_calculation
+from vocabulary.records import Calculation, Question
 
 # A 教材原文 that only names where the slice is ("《第四篇 > …》") quotes nothing.
 _PATH_ONLY = re.compile(r"^《[^》]*》[：:]?$")

@@ -12,8 +12,9 @@ from graph.authors.base import AuthorError
 from graph.context import GenerationContext
 from graph.nodes.common import build_task, request_of, step
 from graph.nodes.writer import write_question
-from graph.schemas import Question, VerificationReport
+from graph.schemas import VerificationReport
 from graph.state import GenerationState, TraceStep
+from vocabulary.records import Question
 
 
 async def fixer(state: GenerationState, runtime: Runtime[GenerationContext]) -> dict[str, Any]:

@@ -18,9 +18,10 @@ from graph.format import (
     with_blank,
 )
 from graph.nodes.common import request_of, step
-from graph.schemas import Calculation, Draft, Question
+from graph.schemas import Draft
 from graph.state import GenerationState
 from retrieval.models import Slice
+from vocabulary.records import Calculation, Question
 
 _JUDGE_WORDS = {"正确": "正确", "对": "正确", "√": "正确", "错误": "错误", "错": "错误", "×": "错误"}
 

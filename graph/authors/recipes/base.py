@@ -12,8 +12,10 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from graph.authors.base import Task
-from graph.schemas import Calculation, Draft, QuestionType
+from graph.schemas import Draft
 from retrieval.facts import Fact, FactBase, FactKind
+from vocabulary.kinds import QuestionType
+from vocabulary.records import Calculation
 
 
 @dataclass(frozen=True)

@@ -19,10 +19,12 @@ from graph.authors import scenes
 from graph.authors.calc_text import TELLINGS, Case, Mistake, Names, Telling, option_texts
 from graph.authors.recipes.base import Brief, Written
 from graph.format import JUDGE_OPTIONS, LETTERS, compose_explanation, numbers_in, same_number
-from graph.schemas import Calculation, Draft, QuestionType
+from graph.schemas import Draft
 from retrieval.compiler.quantities import find_quantities
 from retrieval.facts import Fact, FactKind
 from retrieval.models import Slice
+from vocabulary.kinds import QuestionType
+from vocabulary.records import Calculation
 
 _ATTEMPTS = 20
 _CHOICES = 3

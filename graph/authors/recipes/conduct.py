@@ -21,8 +21,8 @@ from graph.authors import scenes
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.statements import VAGUE, alike, around, common_title
-from graph.schemas import QuestionType
 from retrieval.facts import MODALS, Fact, FactKind
+from vocabulary.kinds import QuestionType
 
 # Who a rule binds, as rules name them, and who that is in the case. Longest first.
 _SIDES: dict[str, str] = {

@@ -15,8 +15,8 @@ import re
 from graph.authors import scenes
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
-from graph.schemas import QuestionType
 from retrieval.facts import Fact, FactKind
+from vocabulary.kinds import QuestionType
 
 # Heads "P的N" read as "下列N中，P的有" ("下列情形中，需要注销网签的有"): N a kind of item, P a predicate.
 _ITEM_NOUNS = (

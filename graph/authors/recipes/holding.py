@@ -28,8 +28,8 @@ from graph.authors.recipes.threshold import (
     tangled,
     usable,
 )
-from graph.schemas import QuestionType
 from retrieval.facts import Fact, FactKind
+from vocabulary.kinds import QuestionType
 
 _PARTIES = ("个人", "卖方", "出售人", "出卖人", "售房人", "购房人", "业主", "纳税人", "房屋所有人")
 _ACQUIRE = ("购买", "购置", "购入", "持有", "取得")

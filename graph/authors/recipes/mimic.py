@@ -18,9 +18,10 @@ from graph.authors.calc_text import TELLINGS
 from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.calculation import calculation_question
 from graph.authors.recipes.scenario import modal_judge, rule_of
-from graph.schemas import BLANK, QuestionType
+from graph.schemas import BLANK
 from retrieval.facts import MODALS, Fact, FactKind
 from retrieval.models import MotherQuestion
+from vocabulary.kinds import QuestionType
 
 # How much of a past question's wording a fact's sentence may share before it counts as the same fact.
 _SAME_FACT = 0.4

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from graph.authors import scenes
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
-from graph.schemas import QuestionType
 from retrieval.facts import Fact, FactKind
+from vocabulary.kinds import QuestionType
 
 # What is done with a required list's items, as the source writes it, and how the case says it was done.
 _VERBS: dict[str, str] = {

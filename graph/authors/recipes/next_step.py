@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from graph.authors import scenes
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
-from graph.schemas import QuestionType
 from retrieval.facts import Fact, FactKind
+from vocabulary.kinds import QuestionType
 
 _ORDERED = re.compile(r"顺序|程序|流程|步骤")
 _IN_ORDER = re.compile(r"依次|[（(]1[)）]|①|顺序|流程|程序")

@@ -17,9 +17,10 @@ from functools import cache
 from graph.authors import scenes
 from graph.authors.recipes.base import Brief, Written
 from graph.format import JUDGE_OPTIONS, LETTERS, compose_explanation
-from graph.schemas import Draft, QuestionType
+from graph.schemas import Draft
 from retrieval.facts import Fact, FactKind
 from retrieval.text import jieba_words
+from vocabulary.kinds import QuestionType
 
 # Options longer than this stop reading like the field's options (median 5–7 characters).
 OPTION_MAX = 30

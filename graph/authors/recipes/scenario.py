@@ -16,8 +16,8 @@ from graph.authors import scenes
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.threshold import bounds, case_value, concrete
-from graph.schemas import QuestionType
 from retrieval.facts import Fact, FactKind
+from vocabulary.kinds import QuestionType
 
 # The modals as textbooks write them, longest first, with the canonical modal each stands for.
 _WRITTEN: tuple[tuple[str, str], ...] = (

@@ -20,8 +20,8 @@ from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.scenario import rule_of, strict_judge
 from graph.authors.recipes.threshold import bounds
-from graph.schemas import QuestionType
 from retrieval.facts import Fact, FactKind
+from vocabulary.kinds import QuestionType
 
 _KINDS: tuple[FactKind, ...] = ("statement", "modal", "threshold", "definition", "enumeration")
 _CLAUSE_MIN = 10  # shorter statements say too little for a reader (or a checker) to place them

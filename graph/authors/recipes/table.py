@@ -21,8 +21,8 @@ from graph.authors import scenes
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.threshold import bounds, case_value, case_values, concrete, multi_answers
-from graph.schemas import QuestionType
 from retrieval.facts import Fact, FactKind
+from vocabulary.kinds import QuestionType
 
 _EMPTY = ("", "—", "－", "-", "/", "／", "无")
 _HEADER_UNIT = re.compile(r"^(.*?)[（(]((?:[年月日天层米元%％㎡]|平方米|万元|个月|工作日|元/平方米))[)）]$")

@@ -18,9 +18,9 @@ from typing import TypeVar
 from graph.authors import scenes
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
-from graph.schemas import QuestionType
 from retrieval.chapters import chinese_number
 from retrieval.facts import Fact, FactKind
+from vocabulary.kinds import QuestionType
 
 _NUM = r"(\d+(?:\.\d+)?|[一二两三四五六七八九十百]+)"
 _UNIT = r"(个工作日|工作日|个月|平方米|㎡|万元|元|年|月|日|天|层|米|%|％|倍|岁|套|次|人|项|家|个)"

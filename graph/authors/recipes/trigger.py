@@ -22,8 +22,8 @@ from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.scenario import Rule, rule_of
 from graph.authors.recipes.statements import alike
 from graph.authors.recipes.threshold import multi_answers
-from graph.schemas import QuestionType
 from retrieval.facts import MODALS, Fact, FactKind
+from vocabulary.kinds import QuestionType
 
 _CONDITION_MIN, _CONDITION_MAX = 6, 24
 _ACT_MIN = 6

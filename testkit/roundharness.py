@@ -3,38 +3,24 @@
 
 from __future__ import annotations
 
-from functools import partial
-
-import pytest
-from telegram.ext import AIORateLimiter
-
-import bot.app
 from emulator import EmulatorClient, EmulatorOptions
 from emulator.views import ChatMessage, EmuChat, EmuUser
-from handlers import pacing, series
+from engines.clock import Pace
 
 # Telegram's shortest open period is 5 s; shrunk rounds need shorter ones.
 QUICK_POLLS = EmulatorOptions(min_open_period=0.05)
 
 
-def speed_up(
-    monkeypatch: pytest.MonkeyPatch,
-    second: float = 0.05,
-    pace: float | None = None,
-    rate_limiter: bool = True,
-) -> None:
+def quick_pace(second: float = 0.05, pace: float | None = None, rate_limiter: bool = True) -> Pace:
     """One round second lasts `second` real seconds; the pacing rule (3 s apart, 20 per 60 s) is scaled by
-    `pace` (default: the same). AIORateLimiter's per-group limit is scaled alike, or switched off when
-    only the bot's own pacing is under test."""
+    `pace` (default: the same), and AIORateLimiter's per-group limit with it, or switched off when only the
+    bot's own pacing is under test. Pass it to `bot_running`."""
     pace = second if pace is None else pace
-    monkeypatch.setattr(series, "SECOND", second)
-    monkeypatch.setattr(pacing, "MIN_INTERVAL", 3.0 * pace)
-    monkeypatch.setattr(pacing, "WINDOW", 60.0 * pace)
-    group_rate = pacing.LIMIT if rate_limiter else 0
-    monkeypatch.setattr(
-        bot.app,
-        "AIORateLimiter",
-        partial(AIORateLimiter, max_retries=3, group_max_rate=group_rate, group_time_period=60.0 * pace),
+    return Pace(
+        second=second,
+        post_interval=3.0 * pace,
+        post_window=60.0 * pace,
+        group_limiter=rate_limiter,
     )
 
 

@@ -1,4 +1,4 @@
-"""The settings dialogue of a timed series — /groupquiz in a group, /post in a private chat: chapter, type,
+"""The settings dialogue of a timed round — /groupquiz in a group, /post in a private chat: chapter, type,
 mode, count, seconds per question and, for a channel, the pause between questions.
 
 It reuses the /quiz keyboards. Its nonces start with "g" (never a hex digit), so its buttons reach this
@@ -13,16 +13,14 @@ import secrets
 from telegram import CallbackQuery, Update
 from telegram.ext import ContextTypes
 
+from engines.i18n import text
+from engines.rounds import RoundKind
 from handlers.context import acknowledge, remember
-from handlers.i18n import text
 from handlers.menus import open_menu
 from handlers.pacing import post
-from handlers.series import SeriesKind
-from handlers.seriesprep import begin
+from handlers.roundprep import begin
 from handlers.setup import (
     COUNTS,
-    MODES,
-    TYPES,
     chapter_choice,
     chapter_keyboard,
     choice_keyboard,
@@ -30,8 +28,10 @@ from handlers.setup import (
     offered,
 )
 from storage.quiz_settings import QuizSettings
+from vocabulary import callbacks
+from vocabulary.kinds import MODES, QUIZ_TYPES
 
-SETUP_KEY = "series_setup"
+SETUP_KEY = "round_setup"
 NONCE_PREFIX = "g"
 SECONDS = (15, 30, 60, 120)
 INTERVALS = (0, 60, 600, 3600)
@@ -41,7 +41,7 @@ async def open_dialogue(
     update: Update,
     context: ContextTypes.DEFAULT_TYPE,
     locale: str,
-    kind: SeriesKind,
+    kind: RoundKind,
     target_id: int,
     title: str,
 ) -> None:
@@ -82,41 +82,41 @@ async def _ask(
 async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
     locale = await remember(update, context)
-    _, nonce, action, value = query.data.split(":", 3)
+    nonce, (action, value) = callbacks.ROUND_SETUP.parse(query.data)
     setup = context.chat_data.get(SETUP_KEY)
     if not setup or setup["nonce"] != nonce:
         await acknowledge(query, text(locale, "stale_button"))
         return
     if setup["user"] != query.from_user.id:
-        await acknowledge(query, text(locale, "series_not_initiator"))
+        await acknowledge(query, text(locale, "round_not_initiator"))
         return
     if not offered(context, locale, action, value, {"sec": SECONDS, "gap": INTERVALS}):
         await acknowledge(query, text(locale, "stale_button"))
         return
     await acknowledge(query)
     if action == "page" and number_in(value):
-        prompt, keyboard = chapter_keyboard(context, locale, nonce, int(value))
+        prompt, keyboard = chapter_keyboard(context, locale, nonce, value)
         await query.edit_message_text(prompt, reply_markup=keyboard)
     elif action == "ch" and (choice := chapter_choice(context, locale, value)) is not None:
         setup.update(choice)
-        await _ask(query, locale, nonce, "choose_type", "type", TYPES, "type_")
-    elif action == "type" and value in TYPES:
+        await _ask(query, locale, nonce, "choose_type", "type", QUIZ_TYPES, "type_")
+    elif action == "type" and value in QUIZ_TYPES:
         setup["qtype"] = value
         await _ask(query, locale, nonce, "choose_mode", "mode", MODES, "mode_")
     elif action == "mode" and value in MODES:
         setup["mode"] = value
         await _ask(query, locale, nonce, "choose_count", "count", COUNTS, "")
     elif action == "count" and number_in(value, COUNTS):
-        setup["count"] = int(value)
+        setup["count"] = value
         await _ask(query, locale, nonce, "choose_seconds", "sec", SECONDS, "")
     elif action == "sec" and number_in(value, SECONDS):
-        setup["seconds"] = int(value)
+        setup["seconds"] = value
         if setup["kind"] == "channel":
             await _ask(query, locale, nonce, "choose_interval", "gap", INTERVALS, "interval_")
         else:
             await _launch(update, context, locale, setup)
     elif action == "gap" and number_in(value, INTERVALS):
-        setup["interval"] = int(value)
+        setup["interval"] = value
         await _launch(update, context, locale, setup)
 
 
@@ -133,7 +133,7 @@ async def _launch(
     )
     summary = text(
         locale,
-        "series_summary",
+        "round_summary",
         chapters=setup["chapter_label"],
         qtype=text(locale, f"type_{chosen.qtype}"),
         mode=text(locale, f"mode_{chosen.mode}"),
@@ -143,10 +143,10 @@ async def _launch(
     if setup["kind"] == "channel":
         summary = "\n".join(
             [
-                text(locale, "series_summary_channel", channel=setup["title"]),
+                text(locale, "round_summary_channel", channel=setup["title"]),
                 summary,
                 text(
-                    locale, "series_summary_interval", interval=text(locale, f"interval_{setup['interval']}")
+                    locale, "round_summary_interval", interval=text(locale, f"interval_{setup['interval']}")
                 ),
             ]
         )
@@ -165,4 +165,4 @@ async def _launch(
         locale=locale,
     )
     if not started:
-        await post(context.application, home, text(locale, "series_busy"))
+        await post(context.application, home, text(locale, "round_busy"))

@@ -1,4 +1,4 @@
-"""User-facing text: one TOML catalogue per locale in handlers/locales/, looked up by key.
+"""User-facing text: one TOML catalogue per locale in engines/locales/, looked up by key.
 
 A key missing from a locale falls back to Chinese (the reference catalogue), so a partial translation never
 shows a raw key; tests check that both catalogues define the same keys and placeholders.

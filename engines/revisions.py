@@ -1,0 +1,89 @@
+"""An instructor's revision of a delivered question: the per-instructor limit, the claim on the version
+(one revision of it at a time), the loop's rewrite shown live, and the claim released whatever happens.
+What to tell the instructor, which buttons to mark and how to preview the result is the caller's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from engines.i18n import text
+from graph.events import Progress, Result, UnknownQuestion
+from graph.service import GenerationService
+from storage import Store
+from storage.questions import QuestionVersion
+from storage.revisions import Revision
+
+
+class Status(Protocol):
+    """A live status message (handlers/status.py's StatusMessage on Telegram)."""
+
+    async def open(self) -> None: ...
+
+    async def add(self, event: Progress) -> None: ...
+
+    async def close(self, title: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class Declined:
+    """Not started: `key` names the catalogue message saying why (the instructor's limit, or a revision of
+    this version already under way)."""
+
+    key: str
+
+
+@dataclass(frozen=True)
+class Failed:
+    """Started, but no better version came out. `reported`: the question still stands reported."""
+
+    reason: str
+    reported: bool
+
+
+@dataclass(frozen=True)
+class Revised:
+    """A new version, waiting for the instructor to publish or discard it."""
+
+    revision: Revision
+    result: Result
+
+
+async def revise(
+    store: Store,
+    generation: GenerationService,
+    *,
+    limit: int,
+    version: QuestionVersion,
+    instructor_id: int,
+    reason: str,
+    comment: str,
+    status: Status,
+    locale: str,
+) -> Declined | Failed | Revised:
+    if await store.revisions.in_flight_count(instructor_id) >= limit:
+        return Declined("revision_limit")
+    if not await store.revisions.try_start_revision(version.id, instructor_id, reason, comment):
+        return Declined("revision_busy")
+    revision = await store.revisions.current(version.id)
+    try:
+        await status.open()
+        result: Result | None = None
+        async for event in generation.revise(version.thread_id, reason, comment):
+            if isinstance(event, Result):
+                result = event
+            else:
+                await status.add(event)
+        if result is None or not result.ok or (result.version or 0) <= version.number:
+            await store.revisions.finish_revision(version.id, "failed")
+            await status.close(text(locale, "revision_failed_status"))
+            return Failed(result.failure if result else "", reported=True)
+        await status.close(text(locale, "preview_waiting", label=f"v{result.version}"))
+        return Revised(revision, result)
+    except UnknownQuestion:
+        await store.revisions.finish_revision(version.id, "failed")
+        return Failed(version.thread_id, reported=False)
+    except BaseException:
+        # Cancelled (the bot is stopping) or broken: release the claim so 👎 can start it again.
+        await store.revisions.finish_revision(version.id, "abandoned")
+        raise

@@ -1,0 +1,64 @@
+"""The state of one bot process, in one typed object: what it was built with, what it opens while it runs,
+and the tables of work in flight. It lives in the Application's `bot_data` under a single key and is
+reached through `handlers.context.state`; nothing else is kept there."""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engines.clock import Clock, Pace, WallClock
+from engines.limits import DialogueLimit
+from engines.metrics import Metrics
+from engines.rounds import Rounds
+from engines.sending import Sender
+from settings import Settings
+
+if TYPE_CHECKING:
+    from graph.service import GenerationService
+    from retrieval.sources import Sources
+    from storage import Store
+
+KEY = "state"
+
+
+@dataclass
+class BotState:
+    """`sources`, `generation`, `store` and the `rounds` engine are set by `open` when the bot starts and
+    dropped by `close`: between the two the bot is `running`, and only then may an update be handled."""
+
+    settings: Settings
+    metrics: Metrics = field(default_factory=Metrics)
+    dialogues: DialogueLimit = field(default_factory=DialogueLimit)
+    clock: Clock = field(default_factory=WallClock)
+    pace: Pace = field(default_factory=Pace)
+    sources: Sources = field(init=False)
+    generation: GenerationService = field(init=False)
+    store: Store = field(init=False)
+    rounds: Rounds = field(init=False)
+    running: bool = False
+    # Questions being written for a place of a session, by (session id, position).
+    pending: dict[tuple[int, int], Any] = field(default_factory=dict)
+    # One lock per session while a delivery for it runs or waits.
+    session_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(
+        default_factory=weakref.WeakValueDictionary
+    )
+    session_tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    # Per-chat pacing of posts to groups and channels.
+    pacers: dict[int, Any] = field(default_factory=dict)
+    # Group administrators as Telegram last listed them: chat id -> (when, user ids).
+    admin_cache: dict[int, tuple[float, set[int]]] = field(default_factory=dict)
+    # Revisions being published, so a second tap does not publish twice.
+    publishing: set[int] = field(default_factory=set)
+
+    def open(self, sources: Sources, generation: GenerationService, store: Store, sender: Sender) -> None:
+        self.sources, self.generation, self.store = sources, generation, store
+        self.rounds = Rounds(store, sender, self.clock, self.pace, self.settings.locale.default)
+        self.running = True
+
+    def close(self) -> None:
+        self.running = False
+        for name in ("sources", "generation", "store", "rounds"):
+            self.__dict__.pop(name, None)

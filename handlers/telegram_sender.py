@@ -1,0 +1,81 @@
+"""The engines' `Sender` over the Bot API: group and channel posts take their turn with the pacer, and
+Telegram's errors become the engines' own (a refusing chat, or any other failure), with Telegram's words."""
+
+from __future__ import annotations
+
+from contextlib import suppress
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, ReplyParameters
+from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.ext import Application
+
+from engines.sending import Buttons, Refused, SendFailed, SentQuiz
+from graph.format import STEM_LIMIT
+from handlers.pacing import paced
+from handlers.polls import send_quiz, vote_keyboard
+from vocabulary.records import Question
+
+
+class TelegramSender:
+    def __init__(self, app: Application) -> None:
+        self.app = app
+
+    async def text(
+        self, chat_id: int, body: str, *, reply_to: int | None = None, buttons: Buttons | None = None
+    ) -> int:
+        markup = (
+            InlineKeyboardMarkup(
+                [[InlineKeyboardButton(label, callback_data=data) for label, data in row] for row in buttons]
+            )
+            if buttons
+            else None
+        )
+        reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
+        try:
+            async with paced(self.app, chat_id):
+                message = await self.app.bot.send_message(
+                    chat_id, body, reply_markup=markup, reply_parameters=reply
+                )
+        except (BadRequest, Forbidden) as exc:
+            raise Refused(exc.message) from exc
+        except TelegramError as exc:
+            raise SendFailed(exc.message) from exc
+        return message.message_id
+
+    async def quiz(
+        self,
+        chat_id: int,
+        question: Question,
+        locale: str,
+        *,
+        version_id: int,
+        label: str,
+        anonymous: bool,
+        open_period: float | None,
+    ) -> SentQuiz:
+        # send_quiz puts a stem too long for a poll in a message of its own first: two turns of the pacer.
+        messages = 2 if len(label + question.stem) > STEM_LIMIT else 1
+        try:
+            async with paced(self.app, chat_id, messages):
+                message = await send_quiz(
+                    self.app.bot,
+                    chat_id,
+                    question,
+                    locale,
+                    version_id=version_id,
+                    label=label,
+                    anonymous=anonymous,
+                    open_period=open_period,
+                )
+        except (BadRequest, Forbidden) as exc:
+            raise Refused(exc.message) from exc
+        except TelegramError as exc:
+            raise SendFailed(exc.message) from exc
+        return SentQuiz(message_id=message.message_id, poll_id=message.poll.id)
+
+    async def stop_poll(self, chat_id: int, message_id: int, version_id: int) -> None:
+        try:
+            with suppress(BadRequest):  # Telegram closed it already
+                await self.app.bot.stop_poll(chat_id, message_id, reply_markup=vote_keyboard(version_id))
+        except TelegramError as exc:
+            raise SendFailed(exc.message) from exc

@@ -1,0 +1,154 @@
+"""The revision engine without Telegram: a scripted generation service and a status that records what it
+was shown, against a real store, so the limit and the claim on a version are checked where they live."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from engines.i18n import text
+from engines.revisions import Declined, Failed, Revised, revise
+from graph.events import Progress, Result, UnknownQuestion
+from storage import Store
+from tests.test_storage_support import deed_tax_question, make_world
+
+INSTRUCTOR = 90
+
+
+@dataclass
+class ScriptedGeneration:
+    """`revise` reports one step, then ends with `result` (or raises `error`), after `gate` opens."""
+
+    result: Result | None = None
+    error: BaseException | None = None
+    gate: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def __post_init__(self) -> None:
+        self.gate.set()
+
+    async def revise(self, thread_id: str, reason: str, comment: str) -> AsyncIterator[Progress | Result]:
+        yield Progress(thread_id, "fixer", "done", "改写选项")
+        await self.gate.wait()
+        if self.error is not None:
+            raise self.error
+        if self.result is not None:
+            yield self.result
+
+
+@dataclass
+class RecordingStatus:
+    events: list[str] = field(default_factory=list)
+    closed: str | None = None
+
+    async def open(self) -> None:
+        self.events.append("open")
+
+    async def add(self, event: Progress) -> None:
+        self.events.append(event.detail)
+
+    async def close(self, title: str) -> None:
+        self.closed = title
+
+
+def result(thread_id: str, version: int | None, ok: bool = True) -> Result:
+    question = deed_tax_question("（修订）") if ok else None
+    outcome = "passed" if ok else "failed"
+    return Result(thread_id, outcome, question, version, [], [], failure="" if ok else "无法修复")
+
+
+@pytest.fixture(name="store")
+async def store_fixture(tmp_path: Path) -> AsyncIterator[Store]:
+    store = await Store.open(tmp_path / "revisions.sqlite")
+    await store.users.upsert(INSTRUCTOR, "刘老师")
+    yield store
+    await store.close()
+
+
+async def run(store: Store, generation: ScriptedGeneration, version, status=None, limit: int = 2):
+    return await revise(
+        store,
+        generation,
+        limit=limit,
+        version=version,
+        instructor_id=INSTRUCTOR,
+        reason="options_wrong",
+        comment="",
+        status=status or RecordingStatus(),
+        locale="zh",
+    )
+
+
+async def test_a_revision_beyond_the_instructors_limit_is_declined_and_claims_nothing(store: Store):
+    world = await make_world(store)
+    other = await make_world(store, chat_id=-200)
+    held = ScriptedGeneration()
+    held.gate.clear()
+    first = asyncio.create_task(run(store, held, world.version, limit=1))
+    while await store.revisions.in_flight_count(INSTRUCTOR) == 0:
+        await asyncio.sleep(0.01)
+    status = RecordingStatus()
+    assert await run(store, ScriptedGeneration(), other.version, status, limit=1) == Declined(
+        "revision_limit"
+    )
+    assert status.events == [], "a declined revision shows no status"
+    assert await store.revisions.current(other.version.id) is None
+    held.gate.set()
+    await first
+
+
+async def test_one_version_is_revised_once_at_a_time(store: Store):
+    world = await make_world(store)
+    held = ScriptedGeneration()
+    held.gate.clear()
+    first = asyncio.create_task(run(store, held, world.version))
+    while await store.revisions.current(world.version.id) is None:
+        await asyncio.sleep(0.01)
+    assert await run(store, ScriptedGeneration(), world.version) == Declined("revision_busy")
+    held.result = result(world.version.thread_id, world.version.number + 1)
+    held.gate.set()
+    assert isinstance(await first, Revised)
+
+
+async def test_a_new_version_waits_for_the_instructor_with_the_claim_still_held(store: Store):
+    world = await make_world(store)
+    status = RecordingStatus()
+    revised = result(world.version.thread_id, world.version.number + 1)
+    ended = await run(store, ScriptedGeneration(result=revised), world.version, status)
+    assert isinstance(ended, Revised) and ended.result is revised
+    assert status.events == ["open", "改写选项"]
+    assert status.closed == text("zh", "preview_waiting", label=f"v{revised.version}")
+    assert (await store.revisions.current(world.version.id)).id == ended.revision.id
+
+
+async def test_no_better_version_fails_and_releases_the_claim(store: Store):
+    world = await make_world(store)
+    for outcome in (result(world.version.thread_id, None, ok=False), result(world.version.thread_id, 1)):
+        status = RecordingStatus()
+        ended = await run(store, ScriptedGeneration(result=outcome), world.version, status)
+        assert ended == Failed(outcome.failure, reported=True)
+        assert status.closed == text("zh", "revision_failed_status")
+        assert await store.revisions.current(world.version.id) is None
+
+
+async def test_a_question_the_loop_does_not_know_fails_without_marking_it_reported(store: Store):
+    world = await make_world(store)
+    unknown = ScriptedGeneration(error=UnknownQuestion(world.version.thread_id))
+    assert await run(store, unknown, world.version) == Failed(world.version.thread_id, reported=False)
+    assert await store.revisions.current(world.version.id) is None
+
+
+async def test_a_revision_cut_short_is_abandoned_so_it_can_start_again(store: Store):
+    world = await make_world(store)
+    held = ScriptedGeneration()
+    held.gate.clear()
+    task = asyncio.create_task(run(store, held, world.version))
+    while await store.revisions.current(world.version.id) is None:
+        await asyncio.sleep(0.01)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await store.revisions.in_flight_count(INSTRUCTOR) == 0

@@ -1,0 +1,23 @@
+"""The closed sets of choices, each declared once: a Literal for type checkers and the tuple of its values
+for menus, validation and argument parsers, derived from the Literal so the two cannot drift."""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+QuestionType = Literal["single", "multi", "judge"]
+QUESTION_TYPES: tuple[QuestionType, ...] = get_args(QuestionType)
+
+# What a learner may ask for: one type, or the three in turn.
+QuizType = Literal[QuestionType, "mixed"]
+QUIZ_TYPES: tuple[QuizType, ...] = get_args(QuizType)
+
+Mode = Literal["strict", "flexible"]
+MODES: tuple[Mode, ...] = get_args(Mode)
+
+# The quick reasons under a 👎, the same for a learner's report and an instructor's revision, so a report
+# can be handed to a revision as it is.
+FeedbackReason = Literal[
+    "answer_wrong", "explanation_wrong", "stem_unclear", "options_wrong", "out_of_scope", "other"
+]
+FEEDBACK_REASONS: tuple[FeedbackReason, ...] = get_args(FeedbackReason)
