@@ -150,10 +150,17 @@ def calculation_question(
 
 
 def case_question(
-    fact: Fact, brief: Brief, case: Case, field: str, wrongs: list[Wrong], truth: bool | None = None
+    fact: Fact,
+    brief: Brief,
+    case: Case,
+    field: str,
+    wrongs: list[Wrong],
+    truth: bool | None = None,
+    names: Names | None = None,
 ) -> Written | None:
-    """The question for a case chosen by the caller (a revision's inputs) with the distractors it picked
-    from `wrong_answers`; None when the calculator refuses the case or the options would not read apart."""
+    """The question for a case chosen by the caller (a revision's inputs, a 案例题's deal, whose parties
+    are `names`) with the distractors it picked from `wrong_answers`; None when the calculator refuses the
+    case or the options would not read apart."""
     telling = TELLINGS.get(fact.calculator)
     if telling is None or field not in telling.fields:
         return None
@@ -164,7 +171,7 @@ def case_question(
     key = _numeric(result.get(field))
     if key is None:
         return None
-    asked = _Asked(telling, case, result, field, key, _names(brief), fact)
+    asked = _Asked(telling, case, result, field, key, names or _names(brief), fact)
     single = brief.task.qtype == "single"
     return _single(asked, wrongs, brief) if single else _judge(asked, wrongs, truth, brief)
 
