@@ -144,3 +144,40 @@ def test_a_chapter_without_the_worked_examples_for_a_case_is_declined_by_name(sa
     assert compose_case(sample, chapter, "flexible", 1) is None
     with pytest.raises(AuthorError, match=chapter[-1]):
         write_case(sample, chapter, "flexible", 1)
+
+
+_LOANS = ("第五篇 贷款与公积金", "第十章 商业贷款")
+_PROSE_LOANS = ("第五篇 个人住房贷款", "第九章 商业性住房贷款")
+_METHODS = {"equal_installment": "等额本息", "equal_principal": "等额本金"}
+
+
+def test_a_loan_case_weighs_both_repayment_methods_and_each_sub_question_names_its_own(sample, prose):
+    for library, chapter in ((sample, _LOANS), (prose, _PROSE_LOANS)):
+        for case in _cases(library, chapter):
+            assert "等额本息和等额本金" in case.situation
+            assert check_case(case, library) == [[] for _ in case.questions]
+            for question in case.questions:
+                calculation = question.calculation
+                assert same_number(
+                    calc.run(calculation.calculator, calculation.args)[calculation.field], calculation.value
+                )
+                method = _METHODS.get(calculation.calculator)
+                if method:
+                    assert f"若采用{method}方式还款" in question.stem
+                    assert [m for m in _METHODS.values() if m in question.stem] == [method]
+
+
+def test_the_down_payment_is_asked_from_the_share_the_situation_states_not_given_away(sample):
+    for case in _cases(sample, _LOANS):
+        down = [q for q in case.questions if q.calculation.calculator == "down_payment"]
+        assert down
+        for question in down:
+            asked = calc.run("down_payment", question.calculation.args)[question.calculation.field]
+            assert not any(same_number(asked, figure) for figure in numbers_in(case.situation))
+
+
+def test_no_two_sub_questions_of_one_tax_are_both_nil(sample, prose):
+    for library, chapter in ((sample, _ALL_TAXES), (sample, _SELLER_TAXES), (prose, _SELLER_TAXES)):
+        for case in _cases(library, chapter):
+            nil = [q.calculation.calculator for q in case.questions if not q.calculation.value]
+            assert len(nil) == len(set(nil)), [q.stem for q in case.questions]
