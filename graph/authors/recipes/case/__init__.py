@@ -57,19 +57,20 @@ def _checked(question: Question, slice_: Slice, library: Library) -> list[Issue]
     return issues + check_stem_calculation(question, calc.run).issues
 
 
+def _issues(situation: str, question: Question, library: Library) -> list[Issue]:
+    whole = question.model_copy(update={"stem": situation + question.stem})
+    issues = _checked(whole, library.knowledge.get(question.slice_id), library)
+    if "本案" not in question.stem:
+        issues.append(Issue(type="incompleteness", severity="major", detail="小题没有指向案例情景"))
+    if len(question.stem) > POLL_QUESTION or any(len(o) > POLL_OPTION for o in question.options):
+        issues.append(Issue(type="format_error", severity="major", detail="小题超出投票的字数限制"))
+    return issues
+
+
 def check_case(case: CaseQuestion, library: Library) -> list[list[Issue]]:
     """Each sub-question's issues, read with the situation as a single question is; plus a sub-question
-    that reads the same without the situation, or that a poll cannot carry."""
-    found = []
-    for index, question in enumerate(case.questions):
-        whole = case.standalone(index)
-        issues = _checked(whole, library.knowledge.get(question.slice_id), library)
-        if "本案" not in question.stem:
-            issues.append(Issue(type="incompleteness", severity="major", detail="小题没有指向案例情景"))
-        if len(question.stem) > POLL_QUESTION or any(len(o) > POLL_OPTION for o in question.options):
-            issues.append(Issue(type="format_error", severity="major", detail="小题超出投票的字数限制"))
-        found.append(issues)
-    return found
+    that does not point to the situation, or that a poll cannot carry."""
+    return [_issues(case.situation, question, library) for question in case.questions]
 
 
 def _examples(library: Library, chapter: tuple[str, ...]) -> dict[str, Fact]:
@@ -92,31 +93,54 @@ class _Asking:
     library: Library
     mode: Mode
     rng: random.Random
+    keys: tuple[float, ...]  # every figure the case asks
+
+
+def _figure(kind: Deal, deal: Case, calculator: str, field: str) -> float | None:
+    try:
+        return float(calc.run(calculator, kind.inputs(calculator, deal).args)[field])
+    except calc.CalcError:
+        return None
+
+
+def _misleads(asking: _Asking, key: float, stated: list[float]) -> bool:
+    """A false judgement misleads when the situation shows its key (a reader takes that figure for the
+    answer) or it states what another sub-question asks (each would give the other away)."""
+    if any(same_number(number, key) for number in numbers_in(asking.situation)):
+        return True
+    return any(same_number(number, other) for number in stated for other in asking.keys)
 
 
 def _sub_question(asking: _Asking, fact: Fact, field: str, qtype: QuestionType) -> Question | None:
     """The calculation recipe's question on the deal's inputs, its story taken out: None when the figure has
-    too few real mistakes for the type, or a false judgement would state a figure the situation shows."""
+    too few real mistakes for the type. A judgement that would mislead as a false one (see `_misleads`) is
+    written as a true one."""
     telling = TELLINGS[fact.calculator]
     inputs = asking.kind.inputs(fact.calculator, asking.deal)
     slice_ = asking.library.knowledge.get(fact.slice_id)
-    try:
-        key = float(calc.run(fact.calculator, inputs.args)[field])
-    except calc.CalcError:
+    key = _figure(asking.kind, asking.deal, fact.calculator, field)
+    if key is None:
         return None
     wrongs = wrong_answers(telling, inputs, field, key, quoted_rates(slice_))
     if len(wrongs) < (3 if qtype == "single" else 1):
         return None
     task = Task(slice=slice_, qtype=qtype, mode=asking.mode, seed=0, facts=asking.library.facts)
     brief = Brief(task=task, facts=asking.library.facts, rng=asking.rng)
-    written = case_question(fact, brief, inputs, field, wrongs, names=asking.party.names)
     story = telling.story(inputs, asking.party.names, field)
-    if written is None or not written.draft.stem.startswith(story) or written.calculation is None:
+    for truth in (None, True) if qtype == "judge" else (None,):
+        written = case_question(fact, brief, inputs, field, wrongs, truth, asking.party.names)
+        if written is None or not written.draft.stem.startswith(story) or written.calculation is None:
+            return None
+        rest = written.draft.stem.removeprefix(story)
+        if not (
+            written.qtype == "judge"
+            and written.draft.answer == "B"
+            and _misleads(asking, key, numbers_in(rest))
+        ):
+            break
+    else:
         return None
-    stated_elsewhere = any(same_number(number, key) for number in numbers_in(asking.situation))
-    if written.qtype == "judge" and written.draft.answer == "B" and stated_elsewhere:
-        return None
-    asked = "本案中，" + asking.kind.lead(fact.calculator) + written.draft.stem.removeprefix(story)
+    asked = "本案中，" + asking.kind.lead(fact.calculator) + rest
     draft = written.draft.model_copy(update={"stem": asked})
     authored = {
         "draft": draft.model_dump(),
@@ -143,23 +167,22 @@ def _told_already(question: Question, asked: list[Question]) -> bool:
 
 def _assemble(asking: _Asking, asks: list[tuple[str, str]], examples: dict[str, Fact]) -> CaseQuestion | None:
     """Single-choice sub-questions with one judgement among them; a figure with too few real mistakes for
-    four options is asked as a judgement, and one that cannot be asked either way, or tells nothing new, is
-    left out. None when fewer than three remain or any fails the critic's checks."""
+    four options, or whose single fails the critic's checks, is asked as a judgement, and one that cannot be
+    asked either way, or tells nothing new, is left out. None when fewer than three remain."""
     judged = asking.rng.randrange(len(asks))
-    questions = []
+    questions: list[Question] = []
     for index, (calculator, field) in enumerate(asks):
         order: tuple[QuestionType, ...] = ("judge", "single") if index == judged else ("single", "judge")
         for qtype in order:
             question = _sub_question(asking, examples[calculator], field, qtype)
-            if question is not None:
+            if question is not None and not _issues(asking.situation, question, asking.library):
                 if not _told_already(question, questions):
                     questions.append(question)
                 break
     if len(questions) < _FEWEST:
         return None
     chapter = list(questions[0].chapter)
-    case = CaseQuestion(situation=asking.situation, questions=questions, mode=asking.mode, chapter=chapter)
-    return None if any(check_case(case, asking.library)) else case
+    return CaseQuestion(situation=asking.situation, questions=questions, mode=asking.mode, chapter=chapter)
 
 
 def compose_case(library: Library, chapter: tuple[str, ...], mode: Mode, seed: int) -> CaseQuestion | None:
@@ -178,7 +201,8 @@ def compose_case(library: Library, chapter: tuple[str, ...], mode: Mode, seed: i
             if deal is None:
                 break
             party = Party.drawn(rng, mode)
-            asking = _Asking(kind, deal, party, kind.situation(deal, party, own), library, mode, rng)
+            keys = tuple(k for c, f in asks if (k := _figure(kind, deal, c, f)) is not None)
+            asking = _Asking(kind, deal, party, kind.situation(deal, party, own), library, mode, rng, keys)
             case = _assemble(asking, asks, own)
             if case is not None:
                 return case
