@@ -121,12 +121,11 @@ class Sale:
 
 
 class Purchase:
-    """A home bought with a commercial loan: the down payment, the loan, and what each repayment method
-    costs the buyer, who weighs both."""
+    """A home bought with a loan: the down payment, and what each repayment method costs the buyer, who
+    weighs both (the loan itself would only restate the down payment)."""
 
     asks: ClassVar[tuple[Ask, ...]] = (
         ("down_payment", "down_payment"),
-        ("down_payment", "loan"),
         ("equal_installment", "monthly_payment"),
         ("equal_principal", "first_month"),
         ("equal_installment", "total_interest"),
@@ -163,7 +162,7 @@ class Purchase:
         return (
             f"{when}，经{party.agency}的经纪人{party.agent}居间，{names.buyer}与{names.seller}签订房屋买卖合同，"
             f"购买{names.seller}名下一套存量住房，成交价为{money(args['price'])}。{names.buyer}{paid}"
-            f"向银行申请商业性个人住房贷款，贷款期限{args['years']}年，年利率{percent(args['annual_rate'])}。"
+            f"向银行申请个人住房贷款，贷款期限{args['years']}年，年利率{percent(args['annual_rate'])}。"
             f"{party.agent}向{names.buyer}介绍了等额本息和等额本金两种还款方式，供其比较后选择。"
         )
 
