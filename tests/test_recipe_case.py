@@ -5,6 +5,7 @@ a moved key is caught, and a chapter without the worked examples to fill a case 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -181,3 +182,36 @@ def test_no_two_sub_questions_of_one_tax_are_both_nil(sample, prose):
         for case in _cases(library, chapter):
             nil = [q.calculation.calculator for q in case.questions if not q.calculation.value]
             assert len(nil) == len(set(nil)), [q.stem for q in case.questions]
+
+
+def test_a_loan_single_offers_the_loan_taken_as_the_whole_price_recomputed_by_the_calculator(sample, prose):
+    offered = 0
+    for library, chapter in ((sample, _LOANS), (prose, _PROSE_LOANS)):
+        for case in _cases(library, chapter):
+            assert "首付款比例为" in case.situation
+            for question in case.questions:
+                calculation = question.calculation
+                if question.qtype != "single" or calculation.calculator not in _METHODS:
+                    continue
+                price = float(re.search(r"成交价为([\d.]+)万元", case.situation).group(1)) * 10_000
+                assert calculation.args["principal"] < price
+                wrong = calc.run(calculation.calculator, {**calculation.args, "principal": price})[
+                    calculation.field
+                ]
+                if any(same_number(numbers_in(option)[0], wrong) for option in question.options):
+                    offered += 1
+                    assert "把成交价全额当作了贷款本金" in question.explanation
+    assert offered >= 4
+
+
+def test_a_case_is_mostly_single_choice_when_its_chapter_allows(sample, prose):
+    for library, chapter in (
+        (sample, _ALL_TAXES),
+        (sample, _LOANS),
+        (prose, _SELLER_TAXES),
+        (prose, _PROSE_LOANS),
+    ):
+        cases = _cases(library, chapter)
+        judged = sum(q.qtype == "judge" for case in cases for q in case.questions)
+        asked = sum(len(case.questions) for case in cases)
+        assert judged <= asked // 2, chapter

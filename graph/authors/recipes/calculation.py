@@ -76,12 +76,18 @@ def _outcome(calculator: str, args: dict[str, Any], field: str) -> float | None:
 
 
 def wrong_answers(
-    telling: Telling, case: Case, field: str, key: float, quoted: tuple[float, ...]
+    telling: Telling,
+    case: Case,
+    field: str,
+    key: float,
+    quoted: tuple[float, ...],
+    more: tuple[Mistake, ...] = (),
 ) -> list[Wrong]:
-    """Each mistake's recomputed result, in the telling's order, without repeats, negatives, the key itself or
-    anything that reads as a slip of the key (×2, ÷2, ×10)."""
+    """Each mistake's recomputed result, in the telling's order and then `more` (what a case's own story
+    invites), without repeats, negatives, the key itself or anything that reads as a slip of the key (×2,
+    ÷2, ×10)."""
     found: list[Wrong] = []
-    for mistake in telling.mistakes(case, field, quoted):
+    for mistake in (*telling.mistakes(case, field, quoted), *more):
         value = _mistaken(telling, mistake, field)
         if value is None or value < 0 or same_number(value, key):
             continue

@@ -73,13 +73,18 @@ def check_case(case: CaseQuestion, library: Library) -> list[list[Issue]]:
     return [_issues(case.situation, question, library) for question in case.questions]
 
 
-def _examples(library: Library, chapter: tuple[str, ...]) -> dict[str, Fact]:
-    """The chapter's first worked example of each calculator that has a telling."""
-    examples: dict[str, Fact] = {}
+def _examples(library: Library, chapter: tuple[str, ...]) -> dict[str, list[Fact]]:
+    """The chapter's worked examples of each calculator that has a telling."""
+    examples: dict[str, list[Fact]] = {}
     for fact in sorted(library.facts.of_chapter(chapter, "example"), key=lambda f: f.id):
         if fact.calculator in TELLINGS:
-            examples.setdefault(fact.calculator, fact)
+            examples.setdefault(fact.calculator, []).append(fact)
     return examples
+
+
+def _example_for(examples: dict[str, list[Fact]], calculator: str, field: str) -> Fact:
+    """An example that works out the asked figure itself, so the explanation quotes its formula."""
+    return next((f for f in examples[calculator] if field in f.expected), examples[calculator][0])
 
 
 @dataclass(frozen=True)
@@ -121,7 +126,8 @@ def _sub_question(asking: _Asking, fact: Fact, field: str, qtype: QuestionType) 
     key = _figure(asking.kind, asking.deal, fact.calculator, field)
     if key is None:
         return None
-    wrongs = wrong_answers(telling, inputs, field, key, quoted_rates(slice_))
+    more = asking.kind.mistakes(fact.calculator, asking.deal)
+    wrongs = wrong_answers(telling, inputs, field, key, quoted_rates(slice_), more)
     if len(wrongs) < (3 if qtype == "single" else 1):
         return None
     task = Task(slice=slice_, qtype=qtype, mode=asking.mode, seed=0, facts=asking.library.facts)
@@ -165,7 +171,9 @@ def _told_already(question: Question, asked: list[Question]) -> bool:
     )
 
 
-def _assemble(asking: _Asking, asks: list[tuple[str, str]], examples: dict[str, Fact]) -> CaseQuestion | None:
+def _assemble(
+    asking: _Asking, asks: list[tuple[str, str]], examples: dict[str, list[Fact]]
+) -> CaseQuestion | None:
     """Single-choice sub-questions with one judgement among them; a figure with too few real mistakes for
     four options, or whose single fails the critic's checks, is asked as a judgement, and one that cannot be
     asked either way, or tells nothing new, is left out. None when fewer than three remain."""
@@ -174,7 +182,7 @@ def _assemble(asking: _Asking, asks: list[tuple[str, str]], examples: dict[str, 
     for index, (calculator, field) in enumerate(asks):
         order: tuple[QuestionType, ...] = ("judge", "single") if index == judged else ("single", "judge")
         for qtype in order:
-            question = _sub_question(asking, examples[calculator], field, qtype)
+            question = _sub_question(asking, _example_for(examples, calculator, field), field, qtype)
             if question is not None and not _issues(asking.situation, question, asking.library):
                 if not _told_already(question, questions):
                     questions.append(question)
@@ -185,17 +193,24 @@ def _assemble(asking: _Asking, asks: list[tuple[str, str]], examples: dict[str, 
     return CaseQuestion(situation=asking.situation, questions=questions, mode=asking.mode, chapter=chapter)
 
 
+def _judged(case: CaseQuestion) -> int:
+    return sum(question.qtype == "judge" for question in case.questions)
+
+
 def compose_case(library: Library, chapter: tuple[str, ...], mode: Mode, seed: int) -> CaseQuestion | None:
     """A case on `chapter`, or None when its worked examples cannot fill three sub-questions of one deal.
-    Same seed, same case."""
+    A deal whose figures leave several sub-questions to judgements (a tax the sale is exempt from has one
+    mistake, not three) gives way to another with more single choices when one turns up. Same seed, same
+    case."""
     examples = _examples(library, chapter)
     rng = random.Random(f"case|{seed}|{'/'.join(chapter)}|{mode}")
     today = dt.date.today()
+    best: CaseQuestion | None = None
     for kind in DEALS:
         asks = [ask for ask in kind.asks if ask[0] in examples][:_MOST]
         if len(asks) < _FEWEST:
             continue
-        own = {calculator: examples[calculator] for calculator, _ in asks}
+        own = {calculator: examples[calculator][0] for calculator, _ in asks}
         for _ in range(_ATTEMPTS):
             deal = kind.make(own, rng, today)
             if deal is None:
@@ -203,10 +218,12 @@ def compose_case(library: Library, chapter: tuple[str, ...], mode: Mode, seed: i
             party = Party.drawn(rng, mode)
             keys = tuple(k for c, f in asks if (k := _figure(kind, deal, c, f)) is not None)
             asking = _Asking(kind, deal, party, kind.situation(deal, party, own), library, mode, rng, keys)
-            case = _assemble(asking, asks, own)
-            if case is not None:
-                return case
-    return None
+            case = _assemble(asking, asks, examples)
+            if case is not None and (best is None or _judged(case) < _judged(best)):
+                best = case
+            if best is not None and _judged(best) <= 1:
+                return best
+    return best
 
 
 def write_case(library: Library, chapter: tuple[str, ...], mode: Mode, seed: int) -> CaseQuestion:

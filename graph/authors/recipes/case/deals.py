@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Protocol
 
 import calc
 from graph.authors import scenes
-from graph.authors.calc_text import AREAS, Case, Names, TransactionCosts, money, percent, vat_rate
+from graph.authors.calc_text import AREAS, Case, Mistake, Names, TransactionCosts, money, percent, vat_rate
 from graph.schemas import Mode
 from retrieval.facts import Fact
 
@@ -48,6 +48,8 @@ class Deal(Protocol):
     def inputs(self, calculator: str, deal: Case) -> Case: ...
 
     def lead(self, calculator: str) -> str: ...
+
+    def mistakes(self, calculator: str, deal: Case) -> tuple[Mistake, ...]: ...
 
 
 def only(args: dict[str, Any], calculator: str) -> dict[str, Any]:
@@ -119,6 +121,9 @@ class Sale:
     def lead(self, calculator: str) -> str:
         return ""
 
+    def mistakes(self, calculator: str, deal: Case) -> tuple[Mistake, ...]:
+        return ()
+
 
 class Purchase:
     """A home bought with a loan: the down payment, and what each repayment method costs the buyer, who
@@ -150,15 +155,12 @@ class Purchase:
         args = {"price": price, "ratio": ratio, "principal": principal, "annual_rate": loan["annual_rate"]}
         args["years"] = rng.choice((15, 20, 25, 30))
         args["date"] = scenes.day_in(rng, today.year, today).isoformat()
-        return Case(args, {"stated_loan": down is None})
+        return Case(args)
 
     def situation(self, deal: Case, party: Party, examples: dict[str, Fact]) -> str:
         args, names = deal.args, party.names
         when = scenes.month_text(dt.date.fromisoformat(args["date"]))
-        if deal.extras["stated_loan"]:
-            paid = f"首付{money(args['price'] - args['principal'])}，其余{money(args['principal'])}"
-        else:
-            paid = f"首付款比例为{percent(args['ratio'])}，其余房款"
+        paid = f"首付款比例为{percent(args['ratio'])}，其余房款"
         return (
             f"{when}，经{party.agency}的经纪人{party.agent}居间，{names.buyer}与{names.seller}签订房屋买卖合同，"
             f"购买{names.seller}名下一套存量住房，成交价为{money(args['price'])}。{names.buyer}{paid}"
@@ -175,6 +177,15 @@ class Purchase:
 
     def lead(self, calculator: str) -> str:
         return self._LEADS.get(calculator, "")
+
+    def mistakes(self, calculator: str, deal: Case) -> tuple[Mistake, ...]:
+        """The loan is the price less the down payment only the share tells: a reader may borrow the whole
+        price."""
+        args = deal.args
+        if calculator not in self._LEADS:
+            return ()
+        whole = {**only(args, calculator), "principal": args["price"]}
+        return (Mistake("把成交价全额当作了贷款本金，没有扣除首付款", whole),)
 
 
 DEALS: tuple[Deal, ...] = (Sale(), Purchase())
