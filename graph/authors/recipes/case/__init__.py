@@ -23,7 +23,7 @@ from graph.authors.recipes.base import Brief
 from graph.authors.recipes.calculation import case_question, quoted_rates, wrong_answers
 from graph.authors.recipes.case.deals import DEALS, Deal, Party
 from graph.checks import run_checks
-from graph.format import numbers_in, same_number
+from graph.format import OPTION_LIMIT, STEM_LIMIT, numbers_in, same_number
 from graph.grounding import ground_question
 from graph.nodes.writer import write_question
 from graph.schemas import CaseQuestion, Issue, Mode, Question, QuestionType
@@ -31,9 +31,6 @@ from graph.stemcalc import check_stem_calculation
 from retrieval.facts import Fact, FactBase
 from retrieval.models import Slice
 
-# Telegram's poll limits: the situation goes first as a message, so only the sub-question must fit.
-POLL_QUESTION = 300
-POLL_OPTION = 100
 _FEWEST, _MOST = 3, 5
 _ATTEMPTS = 12
 
@@ -58,11 +55,13 @@ def _checked(question: Question, slice_: Slice, library: Library) -> list[Issue]
 
 
 def _issues(situation: str, question: Question, library: Library) -> list[Issue]:
+    """One sub-question's issues, read with the situation before it."""
     whole = question.model_copy(update={"stem": situation + question.stem})
     issues = _checked(whole, library.knowledge.get(question.slice_id), library)
     if "本案" not in question.stem:
         issues.append(Issue(type="incompleteness", severity="major", detail="小题没有指向案例情景"))
-    if len(question.stem) > POLL_QUESTION or any(len(o) > POLL_OPTION for o in question.options):
+    # the situation goes first as a message, so the sub-question alone must fit Telegram's poll
+    if len(question.stem) > STEM_LIMIT or any(len(o) > OPTION_LIMIT for o in question.options):
         issues.append(Issue(type="format_error", severity="major", detail="小题超出投票的字数限制"))
     return issues
 
@@ -133,19 +132,13 @@ def _sub_question(asking: _Asking, fact: Fact, field: str, qtype: QuestionType) 
     task = Task(slice=slice_, qtype=qtype, mode=asking.mode, seed=0, facts=asking.library.facts)
     brief = Brief(task=task, facts=asking.library.facts, rng=asking.rng)
     story = telling.story(inputs, asking.party.names, field)
-    for truth in (None, True) if qtype == "judge" else (None,):
-        written = case_question(fact, brief, inputs, field, wrongs, truth, asking.party.names)
-        if written is None or not written.draft.stem.startswith(story) or written.calculation is None:
-            return None
-        rest = written.draft.stem.removeprefix(story)
-        if not (
-            written.qtype == "judge"
-            and written.draft.answer == "B"
-            and _misleads(asking, key, numbers_in(rest))
-        ):
-            break
-    else:
+    written = case_question(fact, brief, inputs, field, wrongs, None, asking.party.names)
+    false_judge = written is not None and written.qtype == "judge" and written.draft.answer == "B"
+    if false_judge and _misleads(asking, key, numbers_in(written.draft.stem.removeprefix(story))):
+        written = case_question(fact, brief, inputs, field, wrongs, True, asking.party.names)
+    if written is None or not written.draft.stem.startswith(story) or written.calculation is None:
         return None
+    rest = written.draft.stem.removeprefix(story)
     asked = "本案中，" + asking.kind.lead(fact.calculator) + rest
     draft = written.draft.model_copy(update={"stem": asked})
     authored = {
