@@ -81,9 +81,14 @@ def _examples(library: Library, chapter: tuple[str, ...]) -> dict[str, list[Fact
     return examples
 
 
-def _example_for(examples: dict[str, list[Fact]], calculator: str, field: str) -> Fact:
-    """An example that works out the asked figure itself, so the explanation quotes its formula."""
-    return next((f for f in examples[calculator] if field in f.expected), examples[calculator][0])
+def _example_for(examples: dict[str, list[Fact]], calculator: str, field: str, inputs: Case) -> Fact:
+    """The example the explanation quotes: one that works out the asked figure, told with the same inputs
+    as the case (核定 or 差额, a share or a sum), so its formula is the one the case applies."""
+
+    def likeness(fact: Fact) -> tuple[bool, int]:
+        return field in fact.expected, -len(set(fact.args) ^ set(inputs.args))
+
+    return max(examples[calculator], key=likeness)
 
 
 @dataclass(frozen=True)
@@ -175,7 +180,9 @@ def _assemble(
     for index, (calculator, field) in enumerate(asks):
         order: tuple[QuestionType, ...] = ("judge", "single") if index == judged else ("single", "judge")
         for qtype in order:
-            question = _sub_question(asking, _example_for(examples, calculator, field), field, qtype)
+            inputs = asking.kind.inputs(calculator, asking.deal)
+            fact = _example_for(examples, calculator, field, inputs)
+            question = _sub_question(asking, fact, field, qtype)
             if question is not None and not _issues(asking.situation, question, asking.library):
                 if not _told_already(question, questions):
                     questions.append(question)
