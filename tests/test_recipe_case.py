@@ -165,6 +165,10 @@ def test_a_loan_case_weighs_both_repayment_methods_and_each_sub_question_names_i
                 method = _METHODS.get(calculation.calculator)
                 if method:
                     assert f"若采用{method}方式还款" in question.stem
+                    # the loan is worked out from the price and the share the situation gives
+                    principal = calculation.args["principal"]
+                    assert "贷款本金=成交价×(1−首付款比例)=" in question.explanation
+                    assert f"={principal:,.0f}元" in question.explanation
                     assert [m for m in _METHODS.values() if m in question.stem] == [method]
 
 

@@ -23,7 +23,17 @@ from graph.authors.recipes.base import Brief
 from graph.authors.recipes.calculation import case_question, quoted_rates, wrong_answers
 from graph.authors.recipes.case.deals import DEALS, Deal, Party
 from graph.checks import run_checks
-from graph.format import OPTION_LIMIT, STEM_LIMIT, numbers_in, same_number
+from graph.format import (
+    ANALYSIS,
+    BASIS,
+    CONCLUSION,
+    OPTION_LIMIT,
+    STEM_LIMIT,
+    compose_explanation,
+    explanation_parts,
+    numbers_in,
+    same_number,
+)
 from graph.grounding import ground_question
 from graph.nodes.writer import write_question
 from graph.schemas import CaseQuestion, Issue, Mode, Question, QuestionType
@@ -145,7 +155,10 @@ def _sub_question(asking: _Asking, fact: Fact, field: str, qtype: QuestionType) 
         return None
     rest = written.draft.stem.removeprefix(story)
     asked = "本案中，" + asking.kind.lead(fact.calculator) + rest
-    draft = written.draft.model_copy(update={"stem": asked})
+    parts = explanation_parts(written.draft.explanation)
+    analysis = asking.kind.derived(fact.calculator, asking.deal) + parts.get(ANALYSIS, "")
+    explanation = compose_explanation(parts.get(BASIS, ""), analysis, parts.get(CONCLUSION, ""))
+    draft = written.draft.model_copy(update={"stem": asked, "explanation": explanation})
     authored = {
         "draft": draft.model_dump(),
         "qtype": written.qtype,

@@ -14,7 +14,17 @@ from typing import Any, ClassVar, Protocol
 
 import calc
 from graph.authors import scenes
-from graph.authors.calc_text import AREAS, Case, Mistake, Names, TransactionCosts, money, percent, vat_rate
+from graph.authors.calc_text import (
+    AREAS,
+    Case,
+    Mistake,
+    Names,
+    TransactionCosts,
+    money,
+    percent,
+    vat_rate,
+    yuan,
+)
 from graph.schemas import Mode
 from retrieval.facts import Fact
 
@@ -50,6 +60,8 @@ class Deal(Protocol):
     def lead(self, calculator: str) -> str: ...
 
     def mistakes(self, calculator: str, deal: Case) -> tuple[Mistake, ...]: ...
+
+    def derived(self, calculator: str, deal: Case) -> str: ...
 
 
 def only(args: dict[str, Any], calculator: str) -> dict[str, Any]:
@@ -124,6 +136,9 @@ class Sale:
     def mistakes(self, calculator: str, deal: Case) -> tuple[Mistake, ...]:
         return ()
 
+    def derived(self, calculator: str, deal: Case) -> str:
+        return ""
+
 
 class Purchase:
     """A home bought with a loan: the down payment, and what each repayment method costs the buyer, who
@@ -186,6 +201,17 @@ class Purchase:
             return ()
         whole = {**only(args, calculator), "principal": args["price"]}
         return (Mistake("把成交价全额当作了贷款本金，没有扣除首付款", whole),)
+
+    def derived(self, calculator: str, deal: Case) -> str:
+        """The step the situation leaves to the reader before a loan figure: the loan from the price and the
+        down-payment share."""
+        if calculator not in self._LEADS:
+            return ""
+        args = deal.args
+        return (
+            f"贷款本金=成交价×(1−首付款比例)={yuan(args['price'])}×(1−{percent(args['ratio'])})"
+            f"={yuan(args['principal'])}元；"
+        )
 
 
 DEALS: tuple[Deal, ...] = (Sale(), Purchase())
