@@ -66,6 +66,20 @@ class Question(BaseModel):
         return hashlib.sha256(json.dumps(visible, ensure_ascii=False).encode()).hexdigest()[:16]
 
 
+class CaseQuestion(BaseModel):
+    """A 案例题: one situation sent as a message, then one poll per sub-question. A sub-question's `stem`
+    refers to the situation and is not meant to be read without it; `standalone` is what it says in full."""
+
+    situation: str
+    questions: list[Question] = Field(min_length=3, max_length=5)
+    mode: Mode = "flexible"
+    chapter: list[str] = Field(default_factory=list)
+
+    def standalone(self, index: int) -> Question:
+        question = self.questions[index]
+        return question.model_copy(update={"stem": self.situation + question.stem})
+
+
 class GenerationRequest(BaseModel):
     chat_id: int
     question_id: str

@@ -78,12 +78,18 @@ def _outcome(calculator: str, args: dict[str, Any], field: str) -> float | None:
 
 
 def wrong_answers(
-    telling: Telling, case: Case, field: str, key: float, quoted: tuple[float, ...]
+    telling: Telling,
+    case: Case,
+    field: str,
+    key: float,
+    quoted: tuple[float, ...],
+    more: tuple[Mistake, ...] = (),
 ) -> list[Wrong]:
-    """Each mistake's recomputed result, in the telling's order, without repeats, negatives, the key itself or
-    anything that reads as a slip of the key (×2, ÷2, ×10)."""
+    """Each mistake's recomputed result, in the telling's order and then `more` (what a case's own story
+    invites), without repeats, negatives, the key itself or anything that reads as a slip of the key (×2,
+    ÷2, ×10)."""
     found: list[Wrong] = []
-    for mistake in telling.mistakes(case, field, quoted):
+    for mistake in (*telling.mistakes(case, field, quoted), *more):
         value = _mistaken(telling, mistake, field)
         if value is None or value < 0 or same_number(value, key):
             continue
@@ -152,10 +158,17 @@ def calculation_question(
 
 
 def case_question(
-    fact: Fact, brief: Brief, case: Case, field: str, wrongs: list[Wrong], truth: bool | None = None
+    fact: Fact,
+    brief: Brief,
+    case: Case,
+    field: str,
+    wrongs: list[Wrong],
+    truth: bool | None = None,
+    names: Names | None = None,
 ) -> Written | None:
-    """The question for a case chosen by the caller (a revision's inputs) with the distractors it picked
-    from `wrong_answers`; None when the calculator refuses the case or the options would not read apart."""
+    """The question for a case chosen by the caller (a revision's inputs, a 案例题's deal, whose parties
+    are `names`) with the distractors it picked from `wrong_answers`; None when the calculator refuses the
+    case or the options would not read apart."""
     telling = TELLINGS.get(fact.calculator)
     if telling is None or field not in telling.fields:
         return None
@@ -166,7 +179,7 @@ def case_question(
     key = _numeric(result.get(field))
     if key is None:
         return None
-    asked = _Asked(telling, case, result, field, key, _names(brief), fact)
+    asked = _Asked(telling, case, result, field, key, names or _names(brief), fact)
     single = brief.task.qtype == "single"
     return _single(asked, wrongs, brief) if single else _judge(asked, wrongs, truth, brief)
 

@@ -1,0 +1,217 @@
+"""The deals a 案例题 is told about: what one transaction's parties agreed, how it reads as a situation, and
+how each calculator the chapter's worked examples use reads its inputs off it.
+
+A deal kind lists the figures it can ask (calculator and result, in the order a paper asks them); a chapter
+is asked those whose calculator it has a worked example of, so every sub-question rests on its own textbook.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
+
+import calc
+from graph.authors import scenes
+from graph.authors.calc_text import (
+    AREAS,
+    Case,
+    Mistake,
+    Names,
+    TransactionCosts,
+    money,
+    percent,
+    vat_rate,
+    yuan,
+)
+from retrieval.facts import Fact
+from vocabulary.kinds import Mode
+
+Ask = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class Party:
+    """The people of a case: buyer and seller, and the broker who brought them together."""
+
+    names: Names
+    agent: str
+    agency: str
+
+    @classmethod
+    def drawn(cls, rng: random.Random, mode: Mode) -> Party:
+        """Plain 周某 names in a 严谨 case, 周先生 / 李女士 in a 灵活 one; nobody shares a name."""
+        pick = scenes.person if mode == "flexible" else scenes.plain_name
+        buyer = pick(rng)
+        seller = pick(rng, {buyer})
+        return cls(Names(buyer=buyer, seller=seller), pick(rng, {buyer, seller}), scenes.agency(rng))
+
+
+class Deal(Protocol):
+    asks: ClassVar[tuple[Ask, ...]]
+
+    def make(self, examples: dict[str, Fact], rng: random.Random, today: dt.date) -> Case | None: ...
+
+    def situation(self, deal: Case, party: Party, examples: dict[str, Fact]) -> str: ...
+
+    def inputs(self, calculator: str, deal: Case) -> Case: ...
+
+    def lead(self, calculator: str) -> str: ...
+
+    def mistakes(self, calculator: str, deal: Case) -> tuple[Mistake, ...]: ...
+
+    def derived(self, calculator: str, deal: Case) -> str: ...
+
+
+def only(args: dict[str, Any], calculator: str) -> dict[str, Any]:
+    """The deal's figures a calculator takes."""
+    accepted = calc.REGISTRY[calculator].parameters["properties"]
+    return {key: value for key, value in args.items() if key in accepted and value is not None}
+
+
+def _deposit(price: float) -> str:
+    return money(max(10_000.0, round(price * 0.02 / 10_000) * 10_000))
+
+
+class Sale:
+    """A second-hand home sold: the buyer's deed tax, the seller's VAT, surcharges and income tax, and the
+    whole bill."""
+
+    asks: ClassVar[tuple[Ask, ...]] = (
+        ("deed_tax", "tax"),
+        ("resale_vat", "vat"),
+        ("resale_vat", "surcharges"),
+        ("personal_income_tax", "tax"),
+        ("transaction_costs", "total"),
+    )
+    _KEYS = (
+        "price",
+        "years_held",
+        "only_home",
+        "original_price",
+        "costs",
+        "deemed_rate",
+        "urban_rate",
+        "date",
+    )
+
+    def make(self, examples: dict[str, Fact], rng: random.Random, today: dt.date) -> Case | None:
+        """An example's sale retold with new figures; what it leaves open (the buyer's homes, the seller's
+        other homes, the area) chosen to make the sale whole."""
+        anchor = examples[rng.choice(sorted(examples))]
+        args: dict[str, Any] = {
+            "years_held": rng.choice((1, 3, 6)),
+            "only_home": rng.random() < 0.5,
+            **{key: value for key, value in anchor.args.items() if key in self._KEYS},
+            "home_order": rng.choice((1, 1, 2)),
+            "area": rng.choice(AREAS),
+        }
+        return TransactionCosts().vary(args, rng, today)
+
+    def situation(self, deal: Case, party: Party, examples: dict[str, Fact]) -> str:
+        names = party.names
+        story = TransactionCosts().story(deal, names, "total")
+        return (
+            f"{party.agency}的经纪人{party.agent}促成了一笔存量住房买卖。{story}双方签订了房屋买卖合同，"
+            f"{names.buyer}已支付定金{_deposit(deal.args['price'])}，合同约定交易税费由买卖双方按照法律规定"
+            "各自承担。"
+        )
+
+    def inputs(self, calculator: str, deal: Case) -> Case:
+        """The deed tax is levied on the price net of the seller's VAT, which its telling explains from the
+        VAT-inclusive price the contract states."""
+        args = deal.args
+        if calculator != "deed_tax":
+            return Case(only(args, calculator))
+        base = calc.run("personal_income_tax", only(args, "personal_income_tax"))["base"]
+        taxed = args["years_held"] < 2 and vat_rate(args)
+        extras = {"gross": args["price"], "held": args["years_held"]} if taxed else {}
+        bought = {"price": base, "area": args["area"], "home_order": args["home_order"], "date": args["date"]}
+        return Case(bought, extras)
+
+    def lead(self, calculator: str) -> str:
+        return ""
+
+    def mistakes(self, calculator: str, deal: Case) -> tuple[Mistake, ...]:
+        return ()
+
+    def derived(self, calculator: str, deal: Case) -> str:
+        return ""
+
+
+class Purchase:
+    """A home bought with a loan: the down payment, and what each repayment method costs the buyer, who
+    weighs both (the loan itself would only restate the down payment)."""
+
+    asks: ClassVar[tuple[Ask, ...]] = (
+        ("down_payment", "down_payment"),
+        ("equal_installment", "monthly_payment"),
+        ("equal_principal", "first_month"),
+        ("equal_installment", "total_interest"),
+        ("equal_principal", "total_interest"),
+    )
+    _LEADS: ClassVar[dict[str, str]] = {
+        "equal_installment": "若采用等额本息方式还款，",
+        "equal_principal": "若采用等额本金方式还款，",
+    }
+
+    def make(self, examples: dict[str, Fact], rng: random.Random, today: dt.date) -> Case | None:
+        """The examples' down-payment share and loan rate with a new price and term; a chapter without a
+        loan example has no rate to lend the case."""
+        loans = [examples[c] for c in ("equal_installment", "equal_principal") if c in examples]
+        if not loans:
+            return None
+        loan = rng.choice(loans).args
+        down = examples.get("down_payment")
+        ratio = down.args["ratio"] if down else rng.choice((0.2, 0.3))
+        price = float(rng.randrange(15, 60) * 100_000)
+        principal = float(round(price * (1 - ratio), 2))
+        args = {"price": price, "ratio": ratio, "principal": principal, "annual_rate": loan["annual_rate"]}
+        args["years"] = rng.choice((15, 20, 25, 30))
+        args["date"] = scenes.day_in(rng, today.year, today).isoformat()
+        return Case(args)
+
+    def situation(self, deal: Case, party: Party, examples: dict[str, Fact]) -> str:
+        args, names = deal.args, party.names
+        when = scenes.month_text(dt.date.fromisoformat(args["date"]))
+        paid = f"首付款比例为{percent(args['ratio'])}，其余房款"
+        return (
+            f"{when}，经{party.agency}的经纪人{party.agent}居间，{names.buyer}与{names.seller}签订房屋买卖合同，"
+            f"购买{names.seller}名下一套存量住房，成交价为{money(args['price'])}。{names.buyer}{paid}"
+            f"向银行申请个人住房贷款，贷款期限{args['years']}年，年利率{percent(args['annual_rate'])}。"
+            f"{party.agent}向{names.buyer}介绍了等额本息和等额本金两种还款方式，供其比较后选择。"
+        )
+
+    def inputs(self, calculator: str, deal: Case) -> Case:
+        """A loan telling tells the purchase it pays for from the price and the down payment."""
+        args = deal.args
+        return Case(
+            only(args, calculator), {"price": args["price"], "down": args["price"] - args["principal"]}
+        )
+
+    def lead(self, calculator: str) -> str:
+        return self._LEADS.get(calculator, "")
+
+    def mistakes(self, calculator: str, deal: Case) -> tuple[Mistake, ...]:
+        """The loan is the price less the down payment only the share tells: a reader may borrow the whole
+        price."""
+        args = deal.args
+        if calculator not in self._LEADS:
+            return ()
+        whole = {**only(args, calculator), "principal": args["price"]}
+        return (Mistake("把成交价全额当作了贷款本金，没有扣除首付款", whole),)
+
+    def derived(self, calculator: str, deal: Case) -> str:
+        """The step the situation leaves to the reader before a loan figure: the loan from the price and the
+        down-payment share."""
+        if calculator not in self._LEADS:
+            return ""
+        args = deal.args
+        return (
+            f"贷款本金=成交价×(1−首付款比例)={yuan(args['price'])}×(1−{percent(args['ratio'])})"
+            f"={yuan(args['principal'])}元；"
+        )
+
+
+DEALS: tuple[Deal, ...] = (Sale(), Purchase())

@@ -1,0 +1,221 @@
+"""案例题 as a learner and an examiner meet them: one sale told once, then 3–5 polls that cannot be answered
+without it, each keyed to what the real calculator gives for that sale and accepted by the critic's checks;
+a moved key is caught, and a chapter without the worked examples to fill a case gets none."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+import calc
+from graph.authors.base import AuthorError
+from graph.authors.recipes.case import check_case, compose_case, write_case
+from graph.context import KnowledgeIndex
+from graph.format import LETTERS, numbers_in, same_number
+from retrieval.compiler import compile_kb
+from retrieval.sources import load_sources
+from vocabulary.records import CaseQuestion
+
+ROOT = Path(__file__).resolve().parent.parent
+_SELLER_TAXES = ("第四篇 交易税费", "第八章 卖方税费")
+_ALL_TAXES = ("第四篇 交易税费", "第九章 税费综合测算")
+
+
+@pytest.fixture(scope="module")
+def sample(compiled_sample) -> SimpleNamespace:
+    facts, slices = compiled_sample
+    return SimpleNamespace(knowledge=KnowledgeIndex(list(slices.values())), facts=facts)
+
+
+@pytest.fixture(scope="module")
+def prose() -> SimpleNamespace:
+    sources = load_sources(ROOT / "data/prose/knowledge_base.jsonl", ROOT / "data/prose/question_bank.xlsx")
+    return SimpleNamespace(knowledge=KnowledgeIndex(sources.slices), facts=compile_kb(sources.slices))
+
+
+def _cases(library: SimpleNamespace, chapter: tuple[str, ...]) -> list[CaseQuestion]:
+    cases = [
+        compose_case(library, chapter, mode, seed) for mode in ("flexible", "strict") for seed in range(4)
+    ]
+    assert all(case is not None for case in cases)
+    return [case for case in cases if case is not None]
+
+
+@pytest.mark.parametrize("chapter", [_SELLER_TAXES, _ALL_TAXES])
+def test_every_sub_question_passes_the_critic_s_checks_read_with_the_situation(sample, chapter):
+    for case in _cases(sample, chapter):
+        assert 3 <= len(case.questions) <= 5
+        assert check_case(case, sample) == [[] for _ in case.questions], case.situation
+
+
+def test_the_prose_textbook_gets_a_case_on_the_seller_s_taxes_too(prose):
+    for case in _cases(prose, _SELLER_TAXES):
+        assert len(case.questions) >= 3
+        assert check_case(case, prose) == [[] for _ in case.questions]
+
+
+def test_a_sub_question_states_none_of_the_sale_s_figures_and_points_to_the_case(sample):
+    for case in _cases(sample, _ALL_TAXES):
+        figures = numbers_in(case.situation)
+        people = [name for name in ("先生", "女士", "某") if name in case.situation]
+        assert people and "经纪" in case.situation and "合同" in case.situation
+        for question in case.questions:
+            assert question.stem.startswith("本案中，")
+            stated = numbers_in(question.stem)
+            # a judgement states the one figure it asks about, never an input of the sale
+            assert len(stated) <= (1 if question.qtype == "judge" else 0), question.stem
+            assert not any(same_number(n, f) for n in stated for f in figures if f >= 10), question.stem
+
+
+def test_each_key_is_what_the_calculator_gives_for_the_sale(sample):
+    asked = set()
+    for case in _cases(sample, _ALL_TAXES):
+        for question in case.questions:
+            calculation = question.calculation
+            assert calculation is not None
+            key = calc.run(calculation.calculator, calculation.args)[calculation.field]
+            assert same_number(key, calculation.value)
+            asked.add(calculation.calculator)
+            if question.qtype == "judge":
+                states_key = same_number(numbers_in(question.stem)[0], key)
+                assert question.answer == (["A"] if states_key else ["B"])
+            else:
+                keyed = [
+                    i for i, option in enumerate(question.options) if same_number(numbers_in(option)[0], key)
+                ]
+                assert [LETTERS[i] for i in keyed] == question.answer, (question.stem, question.options, key)
+    assert asked == {"deed_tax", "resale_vat", "personal_income_tax", "transaction_costs"}
+
+
+def test_the_sub_questions_read_one_sale_whose_figures_the_situation_states(sample):
+    for case in _cases(sample, _ALL_TAXES):
+        prices = {
+            q.calculation.args["price"] for q in case.questions if q.calculation.calculator != "deed_tax"
+        }
+        assert len(prices) == 1
+        stated = numbers_in(case.situation)
+        assert any(
+            same_number(price, f) or same_number(price, f * 10_000) for price in prices for f in stated
+        )
+
+
+def test_the_critic_rejects_a_sub_question_whose_key_was_moved(sample):
+    case = _cases(sample, _SELLER_TAXES)[0]
+    for index, question in enumerate(case.questions):
+        wrong = "B" if question.answer == ["A"] else "A"
+        moved = question.model_copy(update={"answer": [wrong]})
+        tampered = case.model_copy(
+            update={"questions": [*case.questions[:index], moved, *case.questions[index + 1 :]]}
+        )
+        issues = check_case(tampered, sample)
+        assert any(i.severity == "major" for i in issues[index]), moved.stem
+        assert all(not found for k, found in enumerate(issues) if k != index)
+
+
+def test_the_sub_questions_fit_a_telegram_poll_and_the_situation_a_message(sample, prose):
+    for library, chapter in ((sample, _ALL_TAXES), (sample, _SELLER_TAXES), (prose, _SELLER_TAXES)):
+        for case in _cases(library, chapter):
+            assert len(case.situation) <= 4096
+            for question in case.questions:
+                assert len(question.stem) <= 300
+                assert all(len(option) <= 100 for option in question.options)
+
+
+def test_the_case_travels_as_json_and_the_same_seed_gives_the_same_case(sample):
+    case = write_case(sample, _ALL_TAXES, "flexible", 7)
+    payload = json.dumps(case.model_dump(mode="json"), ensure_ascii=False)
+    assert CaseQuestion.model_validate_json(payload) == case
+    assert write_case(sample, _ALL_TAXES, "flexible", 7) == case
+    assert write_case(sample, _ALL_TAXES, "flexible", 8).situation != case.situation
+
+
+@pytest.mark.parametrize(
+    "chapter",
+    [
+        ("第四篇 交易税费", "第七章 买方税费"),
+        ("第三篇 交易合同与资金", "第五章 存量房买卖合同"),
+        ("第九篇", "第九十章 不存在"),
+    ],
+)
+def test_a_chapter_without_the_worked_examples_for_a_case_is_declined_by_name(sample, chapter):
+    assert compose_case(sample, chapter, "flexible", 1) is None
+    with pytest.raises(AuthorError, match=chapter[-1]):
+        write_case(sample, chapter, "flexible", 1)
+
+
+_LOANS = ("第五篇 贷款与公积金", "第十章 商业贷款")
+_PROSE_LOANS = ("第五篇 个人住房贷款", "第九章 商业性住房贷款")
+_METHODS = {"equal_installment": "等额本息", "equal_principal": "等额本金"}
+
+
+def test_a_loan_case_weighs_both_repayment_methods_and_each_sub_question_names_its_own(sample, prose):
+    for library, chapter in ((sample, _LOANS), (prose, _PROSE_LOANS)):
+        for case in _cases(library, chapter):
+            assert "等额本息和等额本金" in case.situation
+            assert check_case(case, library) == [[] for _ in case.questions]
+            for question in case.questions:
+                calculation = question.calculation
+                assert same_number(
+                    calc.run(calculation.calculator, calculation.args)[calculation.field], calculation.value
+                )
+                method = _METHODS.get(calculation.calculator)
+                if method:
+                    assert f"若采用{method}方式还款" in question.stem
+                    # the loan is worked out from the price and the share the situation gives
+                    principal = calculation.args["principal"]
+                    assert "贷款本金=成交价×(1−首付款比例)=" in question.explanation
+                    assert f"={principal:,.0f}元" in question.explanation
+                    assert [m for m in _METHODS.values() if m in question.stem] == [method]
+
+
+def test_the_down_payment_is_asked_from_the_share_the_situation_states_not_given_away(sample):
+    for case in _cases(sample, _LOANS):
+        down = [q for q in case.questions if q.calculation.calculator == "down_payment"]
+        assert down
+        for question in down:
+            asked = calc.run("down_payment", question.calculation.args)[question.calculation.field]
+            assert not any(same_number(asked, figure) for figure in numbers_in(case.situation))
+
+
+def test_no_two_sub_questions_of_one_tax_are_both_nil(sample, prose):
+    for library, chapter in ((sample, _ALL_TAXES), (sample, _SELLER_TAXES), (prose, _SELLER_TAXES)):
+        for case in _cases(library, chapter):
+            nil = [q.calculation.calculator for q in case.questions if not q.calculation.value]
+            assert len(nil) == len(set(nil)), [q.stem for q in case.questions]
+
+
+def test_a_loan_single_offers_the_loan_taken_as_the_whole_price_recomputed_by_the_calculator(sample, prose):
+    offered = 0
+    for library, chapter in ((sample, _LOANS), (prose, _PROSE_LOANS)):
+        for case in _cases(library, chapter):
+            assert "首付款比例为" in case.situation
+            for question in case.questions:
+                calculation = question.calculation
+                if question.qtype != "single" or calculation.calculator not in _METHODS:
+                    continue
+                price = float(re.search(r"成交价为([\d.]+)万元", case.situation).group(1)) * 10_000
+                assert calculation.args["principal"] < price
+                wrong = calc.run(calculation.calculator, {**calculation.args, "principal": price})[
+                    calculation.field
+                ]
+                if any(same_number(numbers_in(option)[0], wrong) for option in question.options):
+                    offered += 1
+                    assert "把成交价全额当作了贷款本金" in question.explanation
+    assert offered >= 4
+
+
+def test_a_case_is_mostly_single_choice_when_its_chapter_allows(sample, prose):
+    for library, chapter in (
+        (sample, _ALL_TAXES),
+        (sample, _LOANS),
+        (prose, _SELLER_TAXES),
+        (prose, _PROSE_LOANS),
+    ):
+        cases = _cases(library, chapter)
+        judged = sum(q.qtype == "judge" for case in cases for q in case.questions)
+        asked = sum(len(case.questions) for case in cases)
+        assert judged <= asked // 2, chapter
