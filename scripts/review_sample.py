@@ -5,6 +5,7 @@ Writes <out>/<name>.jsonl (everything, for the record) and <out>/<name>-<part>.m
 with the key and explanation, numbered for the reviewer), and prints produced / asked per type and mode.
     .venv/bin/python scripts/review_sample.py data [--out var/review]
     .venv/bin/python scripts/review_sample.py data/prose
+With --cases, also writes <out>/<name>-cases.md: one 案例题 per chapter that can carry one.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from graph.authors.base import AuthorError  # noqa: E402
+from graph.authors.recipes.case import write_case  # noqa: E402
 from graph.service import GenerationService, Result  # noqa: E402
 from retrieval.sources import load_sources  # noqa: E402
 from settings import load_settings  # noqa: E402
@@ -38,7 +41,19 @@ def reviewer_text(number: int, q: dict, kb: str) -> str:
     return "\n".join(lines)
 
 
-async def sample(folder: Path, out: Path, tmp: Path, rounds: int, part_size: int) -> int:
+def case_text(number: int, case: dict, kb: str, chapter: str) -> str:
+    """A 案例题 as the learner meets it: the situation, then each sub-question with its key."""
+    head = f"{kb}｜案例题｜{_MODE_NAMES[case['mode']]}｜{chapter}"
+    lines = [f"## 案例{number}（{head}）", "", case["situation"], ""]
+    for index, q in enumerate(case["questions"], start=1):
+        lines.append(f"### 第{index}小题（{_TYPE_NAMES[q['qtype']]}）")
+        lines.append(q["stem"])
+        lines += [f"{chr(65 + i)}. {option}" for i, option in enumerate(q["options"])]
+        lines += ["", f"答案：{''.join(q['answer'])}", "", q["explanation"], ""]
+    return "\n".join(lines)
+
+
+async def sample(folder: Path, out: Path, tmp: Path, rounds: int, part_size: int, cases: bool) -> int:
     settings = load_settings(ROOT / "config.toml", environ={})
     settings.data.knowledge_base = folder / "knowledge_base.jsonl"
     settings.data.question_bank = folder / "question_bank.xlsx"
@@ -66,6 +81,14 @@ async def sample(folder: Path, out: Path, tmp: Path, rounds: int, part_size: int
                 else:
                     record |= {"failure": result.failure}
                 records.append(record)
+        written = []
+        for chapter in sources.tree.chapters if cases else []:
+            try:
+                case = write_case(service.runner.context, chapter.key, "flexible", len(written))
+            except AuthorError:
+                continue
+            shown = case.model_dump(mode="json")
+            written.append(case_text(len(written) + 1, shown, folder.name, chapter.name))
     finally:
         await service.close()
     name = "prose" if folder.name == "prose" else "sample"
@@ -78,6 +101,9 @@ async def sample(folder: Path, out: Path, tmp: Path, rounds: int, part_size: int
     for part, start in enumerate(range(0, len(numbered), part_size), start=1):
         text = [f"# 待评审试题（{name}，第{part}部分）", "", *numbered[start : start + part_size]]
         (out / f"{name}-{part}.md").write_text("\n".join(text), encoding="utf-8")
+    if written:
+        (out / f"{name}-cases.md").write_text("\n".join([f"# 待评审案例题（{name}）", "", *written]), "utf-8")
+        print(f"{name}: {len(written)} case questions")
     total_asked, total_made = sum(asked.values()), sum(produced.values())
     print(f"{name}: produced {total_made}/{total_asked}")
     for key in sorted(asked):
@@ -96,13 +122,14 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "var" / "review")
     parser.add_argument("--rounds", type=int, default=1, help="how many times to ask every combination")
     parser.add_argument("--part-size", type=int, default=50, help="questions per reviewer file")
+    parser.add_argument("--cases", action="store_true", help="also write a 案例题 per chapter that can")
     args = parser.parse_args()
     folder = args.folder if args.folder.is_absolute() else ROOT / args.folder
     tmp = ROOT / "var" / "review-tmp"
     tmp.mkdir(parents=True, exist_ok=True)
     for stale in tmp.glob(f"{folder.name}-checkpoints.sqlite*"):
         stale.unlink()
-    return asyncio.run(sample(folder, args.out, tmp, args.rounds, args.part_size))
+    return asyncio.run(sample(folder, args.out, tmp, args.rounds, args.part_size, args.cases))
 
 
 if __name__ == "__main__":
