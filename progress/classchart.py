@@ -19,6 +19,7 @@ from progress.classroom import ChartSeries
 # A class larger than this is cut to its first members (the best, as the summary ranks them): more bars
 # would be too thin to read on a phone, and the text summary still lists everyone.
 MEMBERS_SHOWN = 25
+NAME_SHOWN = 16  # characters of a member's name; a longer one would squeeze the bars
 WIDTH_INCHES = 8.0
 INCHES_PER_MEMBER = 0.42
 MIN_HEIGHT_INCHES = 3.0
@@ -65,10 +66,10 @@ def render_class_chart(series: ChartSeries, labels: ClassChartLabels) -> bytes:
         color=_PARTICIPATION,
         label=labels.participation,
     )
-    axes.set_yticks(list(rows), series.names[:count], fontproperties=font())
+    names = [name if len(name) <= NAME_SHOWN else name[: NAME_SHOWN - 1] + "…" for name in series.names]
+    axes.set_yticks(list(rows), names[:count], fontproperties=font())
     axes.invert_yaxis()
     axes.set_xlim(0, 105)
-    axes.set_xlabel("%")
     axes.set_title(labels.title, fontproperties=font())
     axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncols=2, prop=font(), frameon=False)
     return png(figure)

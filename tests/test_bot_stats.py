@@ -26,7 +26,9 @@ async def play(client, user, chapter: str, right: list[bool]) -> None:
     for number, correct in enumerate(right, start=1):
         quiz = await client.wait_for_poll(user, timeout=30)
         assert quiz.poll.question.startswith(f"{number}/{len(right)} ")
-        await client.vote(user, quiz, list(quiz.poll.correct_option_ids) if correct else wrong_choice(quiz.poll))
+        await client.vote(
+            user, quiz, list(quiz.poll.correct_option_ids) if correct else wrong_choice(quiz.poll)
+        )
         feedback = await client.wait_for_text(user, "解析")
     assert "本轮结束" in feedback.text
 
