@@ -9,6 +9,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from bot.console import run_console
 from handlers.context import state
 from progress.chart import DPI, SIZE_INCHES
 from storage import Store
@@ -105,3 +106,24 @@ async def test_stats_before_any_answer_say_how_to_start_and_send_no_chart(tmp_pa
     assert "还没有答题记录" in reply.text and "/quiz" in reply.text
     assert [m for m in transcript if m.from_bot and m.photo] == []
     assert "私聊" in refusal.text and "/groupstats" in refusal.text
+
+
+async def test_the_console_shows_the_chart_and_saves_it_to_a_file(tmp_path: Path):
+    async with world(tmp_path) as (emulator, _client, settings), bot_running(emulator, settings):
+        script = io.StringIO("/quiz\n1\n1\n1\n1\n1\n/stats\n:save\n")
+        output = io.StringIO()
+        code = await run_console(
+            emulator.root_url,
+            "grace",
+            script,
+            output,
+            interactive=False,
+            quiet=1.0,
+            save_folder=tmp_path / "got",
+        )
+    shown = output.getvalue()
+    saved = list((tmp_path / "got").iterdir())
+    assert code == 0
+    assert "学习统计" in shown and "🖼 photo 800×400" in shown
+    assert len(saved) == 1 and f"(saved to {saved[0]})" in shown
+    assert saved[0].read_bytes().startswith(PNG_SIGNATURE)
