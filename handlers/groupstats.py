@@ -15,6 +15,7 @@ from engines.i18n import text
 from handlers.context import remember, state
 from handlers.instructors import is_instructor
 from handlers.pacing import paced, post
+from handlers.status import MESSAGE_LIMIT
 from progress.classchart import class_chart_labels, render_class_chart
 from progress.classroom import chart_series, class_stats, summary
 
@@ -36,11 +37,24 @@ async def groupstats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         await message.reply_text(text(locale, "groupstats_days_invalid", typed=typed, limit=MAX_DAYS))
         return
     figures = await class_stats(state(context).store, chat.id, days)
-    await post(context.application, chat.id, summary(figures, locale))
+    for part in parts(summary(figures, locale)):
+        await post(context.application, chat.id, part)
     if figures.members:
         chart = await asyncio.to_thread(render_class_chart, chart_series(figures), class_chart_labels(locale))
         async with paced(context.application, chat.id):
             await context.bot.send_photo(chat.id, chart)
+
+
+def parts(body: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """The summary cut between lines into messages Telegram takes: a class of a hundred or more members
+    lists more than one message holds."""
+    out: list[str] = []
+    for line in body.splitlines():
+        if out and len(out[-1]) + 1 + len(line) <= limit:
+            out[-1] += "\n" + line
+        else:
+            out.append(line[:limit])
+    return out
 
 
 def window(typed: str) -> int | None:

@@ -14,8 +14,10 @@ from handlers.context import state
 from progress.chart import DPI
 from progress.classchart import INCHES_PER_MEMBER, MEMBERS_SHOWN, class_chart_labels, render_class_chart
 from progress.classroom import ChartSeries
+from storage.quiz_settings import QuizSettings
 from testkit.botharness import bot_running, world
 from testkit.roundharness import QUICK_POLLS, quick_pace, replies_to, start_group_round, wrong_choice
+from vocabulary.records import GenerationRequest, Question
 
 SECOND = 0.05
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -87,3 +89,49 @@ def test_a_large_class_chart_keeps_bars_readable_and_draws_chinese_names() -> No
         png = render_class_chart(series, class_chart_labels("zh"))
     image = Image.open(io.BytesIO(png))
     assert image.size == (800, round(DPI * (1.2 + INCHES_PER_MEMBER * MEMBERS_SHOWN)))
+
+
+async def test_a_class_too_large_for_one_message_is_listed_over_several(tmp_path: Path):
+    async with (
+        world(tmp_path, QUICK_POLLS) as (emulator, client, settings),
+        bot_running(emulator, settings, quick_pace(SECOND)) as app,
+    ):
+        ann = await client.create_user("Ann")
+        group = await client.create_group("大班", [], admins=[ann])
+        store = state(app).store
+        # A finished round of one question that 150 members answered (stored as the round engine would).
+        await store.users.upsert(ann.id, "Ann")
+        await store.chats.upsert(group.id, "supergroup", "大班")
+        game = await store.rounds.create(group.id, ann.id, QuizSettings(count=1))
+        await store.rounds.start(game.id, 1)
+        version = await store.questions.record(
+            GenerationRequest(chat_id=group.id, question_id="big1", qtype="judge"),
+            Question(
+                qtype="judge",
+                stem="大班的判断题。（　）",
+                options=["正确", "错误"],
+                answer=["A"],
+                explanation="结论：正确。",
+            ),
+            round_id=game.id,
+        )
+        delivery = await store.deliveries.record(
+            poll_id="big-poll",
+            version_id=version.id,
+            chat_id=group.id,
+            message_id=1,
+            kind="group",
+            round_id=game.id,
+        )
+        for number in range(150):
+            await store.users.upsert(500_000 + number, f"第{number:03d}号学员 张三丰")
+            await store.attempts.record(delivery.id, 500_000 + number, [number % 2])
+        await store.rounds.finish(game.id)
+
+        await client.send_text(ann, "/groupstats", group)
+        await client.wait_for_message(group, lambda m: bool(m.photo), timeout=30)
+        said = [m.text for m in await client.transcript(group) if m.from_bot and m.text]
+    listed = [line for part in said for line in part.splitlines() if "张三丰" in line]
+    assert len(said) >= 2 and all(len(part) <= 4096 for part in said)
+    assert said[0].startswith("📊 班级统计：1 轮测验，共 1 题")
+    assert len(listed) == 150 and listed[0].startswith("1. ") and listed[-1].startswith("150. ")
