@@ -2,7 +2,8 @@
 
 The bot's messages print as they arrive: text, inline buttons numbered [1] [2] …, polls with numbered
 options, results once you vote and when a poll closes; an edited message (a live status line) prints again
-marked as edited. With piped input (no terminal) each line is sent, then the console waits until the bot
+marked as edited. A photo or a document prints as a line with its size; `:save` writes it to a file to
+open. With piped input (no terminal) each line is sent, then the console waits until the bot
 has been quiet for a moment before the next line, and exits at the end of the input.
 """
 
@@ -15,6 +16,7 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TextIO
 
 from emulator.client import EmulatorClient, EmulatorError
@@ -31,6 +33,7 @@ keys:
   :group TITLE       enter a group with the bot (created with you as its admin if new)
   :channel TITLE     enter a channel you administer, the bot as admin (your posts are channel posts)
   :private           back to your private chat
+  :save [FOLDER]     save the latest photo or document the bot sent here (a chart, an export) to a file
   :who               who and where you are
   :help              this help
   :quit              leave"""
@@ -94,8 +97,10 @@ class Console:
         quiet: float,
         first_reply_timeout: float,
         max_wait: float,
+        save_folder: Path,
     ) -> None:
         self.client = client
+        self.save_folder = save_folder
         self.out = stdout
         self.interactive = interactive
         self.quiet = quiet
@@ -106,6 +111,7 @@ class Console:
         self.chat_titles: dict[int, str] = {}
         self._shown: dict[tuple[int, int], ChatMessage] = {}
         self._interactive_message: dict[int, tuple[int, int]] = {}
+        self._latest_file: dict[int, ChatMessage] = {}
         self._reply_wanted: dict[int, int] = {}
         self._my_votes: dict[tuple[str, int], tuple[int, ...]] = {}
         # What the bot sent to other people's private chats while you were someone else: shown on `:as`.
@@ -192,12 +198,29 @@ class Console:
             await self.act_as(name, int(number) if number else None)
         elif command in (":group", ":channel") and rest:
             await self.enter_chat(command[1:], rest)
+        elif command == ":save":
+            await self._save(Path(rest) if rest else self.save_folder)
         elif command == ":private":
             self.chat_id = self.user.id
             self.say("(back in your private chat with the bot)")
         else:
             self.say(f"(unknown key {line!r}; :help lists the keys)")
         return False
+
+    async def _save(self, folder: Path) -> None:
+        message = self._latest_file.get(self.chat_id)
+        if message is None:
+            self.say("(no photo or document from the bot here)")
+            return
+        if message.document:
+            file_id, name = message.document["file_id"], str(message.document.get("file_name") or "document")
+        else:
+            file_id, name = message.photo[-1]["file_id"], f"photo-{message.message_id}.png"
+        folder.mkdir(parents=True, exist_ok=True)
+        # Only the file's own name is kept: a name sent by a bot must not climb out of the folder.
+        path = folder / Path(name).name
+        path.write_bytes(await self.client.download(file_id))
+        self.say(f"(saved to {path})")
 
     def _latest(self) -> ChatMessage | None:
         key = self._interactive_message.get(self.chat_id)
@@ -243,6 +266,8 @@ class Console:
         self._shown[key] = message
         if message.from_bot and (message.buttons or message.poll):
             self._interactive_message[message.chat_id] = key
+        if message.from_bot and (message.photo or message.document):
+            self._latest_file[message.chat_id] = message
         if message.from_bot:
             if message.force_reply:
                 self._reply_wanted[message.chat_id] = message.message_id
@@ -418,8 +443,10 @@ async def run_console(
     quiet: float = 1.0,
     first_reply_timeout: float = 20.0,
     max_wait: float = 120.0,
+    save_folder: Path = Path("var") / "received",
 ) -> int:
-    """Chat as `user` with the bot behind the emulator at `base_url` (root, …/bot or …/_emu); exit code."""
+    """Chat as `user` with the bot behind the emulator at `base_url` (root, …/bot or …/_emu); exit code.
+    `:save` writes files to `save_folder` unless given another."""
     source = stdin or sys.stdin
     sink = stdout or sys.stdout
     is_tty = source.isatty() if interactive is None else interactive
@@ -431,6 +458,7 @@ async def run_console(
             quiet=quiet,
             first_reply_timeout=first_reply_timeout,
             max_wait=max_wait,
+            save_folder=save_folder,
         )
         try:
             return await console.run(source, user)

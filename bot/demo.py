@@ -21,7 +21,8 @@ Try /quiz, then tap buttons by number and vote with the option number. An instru
 {keys}
 """
 GROUP_BANNER = """A study group "{group}" is ready: you are its administrator, and {members} are simulated
-members who answer every group quiz within a few seconds. Type ":group {group}", then /groupquiz.
+members who answer every group quiz within a few seconds. Type ":group {group}", then /groupquiz;
+after a round, /groupstats shows the class (":save" keeps its chart).
 """
 GROUP_TITLE = "学习小组"
 MEMBERS = ("小王", "小李", "小张", "小赵")
@@ -90,11 +91,12 @@ async def play(settings: Settings, user: str, group: bool) -> int:
         async with running(application):
             await application.updater.start_polling(poll_interval=0.0, timeout=1)
             print(BANNER.format(user=user, log=log_file, keys=HELP), flush=True)
+            received = settings.root / "var" / "demo" / "received"
             if not group:
-                return await run_console(emulator.root_url, user)
+                return await run_console(emulator.root_url, user, save_folder=received)
             members = await _study_group(emulator.root_url, user)
             print(GROUP_BANNER.format(group=GROUP_TITLE, members="、".join(MEMBERS)), flush=True)
             try:
-                return await run_console(emulator.root_url, user)
+                return await run_console(emulator.root_url, user, save_folder=received)
             finally:
                 members.cancel()

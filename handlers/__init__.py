@@ -17,14 +17,17 @@ from handlers import (
     basic,
     channels,
     controls,
+    export,
     feedback,
     groups,
+    groupstats,
     leaderboard,
     revisions,
     roundprep,
     rounds,
     roundsetup,
     setup,
+    stats,
 )
 from handlers.errors import on_error
 from vocabulary import callbacks
@@ -42,6 +45,15 @@ def register(application: Application) -> None:
     application.add_handler(CommandHandler("stopquiz", groups.stopquiz))
     application.add_handler(CommandHandler("leaderboard", leaderboard.leaderboard))
     application.add_handler(CommandHandler("post", channels.post_round))
+    # Progress: a learner's /stats, an instructor's /export (its date range may come as the next message,
+    # taken before an awaited revision comment) and a group's /groupstats.
+    application.add_handler(CommandHandler("stats", stats.stats))
+    application.add_handler(CommandHandler("export", export.export))
+    application.add_handler(
+        MessageHandler(filters.TEXT & ~filters.COMMAND & filters.ChatType.PRIVATE, export.range_received),
+        group=-2,
+    )
+    application.add_handler(CommandHandler("groupstats", groupstats.groupstats))
     # An awaited instructor comment is taken before any other text handler sees the message.
     application.add_handler(
         MessageHandler(filters.TEXT & ~filters.COMMAND, feedback.comment_received), group=-1

@@ -74,6 +74,11 @@ def render_chart(days: Sequence[DayTally], labels: ChartLabels) -> bytes:
     bars.set_title(labels.title, fontproperties=font())
     handles = bars.get_legend_handles_labels()[0] + line.get_legend_handles_labels()[0]
     bars.legend(handles=handles, loc="upper left", prop=font(), frameon=False)
+    return png(figure)
+
+
+def png(figure: Figure) -> bytes:
+    """The finished figure's PNG bytes, laid out so no label is cut off at the edges."""
     figure.tight_layout()
     out = io.BytesIO()
     figure.savefig(out, format="png")
