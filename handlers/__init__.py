@@ -20,6 +20,7 @@ from handlers import (
     feedback,
     groups,
     leaderboard,
+    preferences,
     revisions,
     roundprep,
     rounds,
@@ -42,6 +43,11 @@ def register(application: Application) -> None:
     application.add_handler(CommandHandler("stopquiz", groups.stopquiz))
     application.add_handler(CommandHandler("leaderboard", leaderboard.leaderboard))
     application.add_handler(CommandHandler("post", channels.post_round))
+    # /settings (#14): the learner's defaults, language and daily review reminder.
+    application.add_handler(CommandHandler("settings", preferences.settings_command))
+    application.add_handler(
+        CallbackQueryHandler(preferences.settings_button, pattern=callbacks.SETTINGS.pattern)
+    )
     # An awaited instructor comment is taken before any other text handler sees the message.
     application.add_handler(
         MessageHandler(filters.TEXT & ~filters.COMMAND, feedback.comment_received), group=-1

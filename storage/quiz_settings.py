@@ -28,8 +28,8 @@ MAX_COUNT = 100
 
 @dataclass(frozen=True)
 class QuizSettings:
-    """`chapters`: (篇, 章) pairs, empty for all of them; `calculation_only` is the 仅计算类 shortcut; `difficulty`
-    None is 不限. Rows stored before `source` and `difficulty` existed read as generated and 不限."""
+    """`chapters`: (篇, 章) pairs, empty for all of them; `calculation_only` is the 仅计算类 shortcut;
+    `difficulty` None is 不限. Rows stored before `source` and `difficulty` existed mean generated, 不限."""
 
     chapters: tuple[tuple[str, ...], ...] = field(default_factory=tuple)
     qtype: QuizType = "mixed"
