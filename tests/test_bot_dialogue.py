@@ -42,7 +42,8 @@ async def test_several_chapters_a_difficulty_and_past_papers_are_chosen_and_kept
             await client.press(ann, menu, "完成")
             menu = await client.wait_for_edit(menu)
             assert "请选择题型" in menu.text
-            for label, step in (("判断", "出题模式"), ("严谨（贴近教材）", "题量"), ("3", "难度"), ("难", "来源")):
+            steps = (("判断", "出题模式"), ("严谨（贴近教材）", "题量"), ("3", "难度"), ("难", "来源"))
+            for label, step in steps:
                 await client.press(ann, menu, label)
                 menu = await client.wait_for_edit(menu)
                 assert step in menu.text
@@ -60,22 +61,21 @@ async def test_several_chapters_a_difficulty_and_past_papers_are_chosen_and_kept
 
 
 async def test_quiz_during_a_round_asks_before_ending_it(tmp_path: Path):
-    async with world(tmp_path) as (emulator, client, settings):
-        async with bot_running(emulator, settings):
-            ben = await client.create_user("Ben")
-            await choose(client, ben, "judge", count=5)
-            await client.wait_for_poll(ben, timeout=20)
-            await client.send_text(ben, "/quiz")
-            question = await client.wait_for_text(ben, "正在进行")
-            assert "已出 1/5 题" in question.text
-            await client.press(ben, question, "继续当前练习")
-            kept = await client.wait_for_edit(question)
-            assert "继续" in kept.text and not kept.buttons
-            assert (await stored_session(settings, 1)).status == "active"
+    async with world(tmp_path) as (emulator, client, settings), bot_running(emulator, settings):
+        ben = await client.create_user("Ben")
+        await choose(client, ben, "judge", count=5)
+        await client.wait_for_poll(ben, timeout=20)
+        await client.send_text(ben, "/quiz")
+        question = await client.wait_for_text(ben, "正在进行")
+        assert "已出 1/5 题" in question.text
+        await client.press(ben, question, "继续当前练习")
+        kept = await client.wait_for_edit(question)
+        assert "继续" in kept.text and not kept.buttons
+        assert (await stored_session(settings, 1)).status == "active"
 
-            await client.send_text(ben, "/quiz")
-            question = await client.wait_for_text(ben, "正在进行")
-            await client.press(ben, question, "结束并重新开始")
-            menu = await client.wait_for_edit(question)
-            assert "请选择章节" in menu.text and "全部章节" in [b.text for b in menu.buttons]
-            assert (await stored_session(settings, 1)).status == "cancelled"
+        await client.send_text(ben, "/quiz")
+        question = await client.wait_for_text(ben, "正在进行")
+        await client.press(ben, question, "结束并重新开始")
+        menu = await client.wait_for_edit(question)
+        assert "请选择章节" in menu.text and "全部章节" in [b.text for b in menu.buttons]
+        assert (await stored_session(settings, 1)).status == "cancelled"
