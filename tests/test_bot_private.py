@@ -22,6 +22,9 @@ TYPE_BUTTONS = {"single": "单选", "multi": "多选", "judge": "判断", "mixed
 async def choose(client, user, qtype: str = "single", count: int = 5, chapter: str = "全部章节"):
     await client.send_text(user, "/quiz")
     menu = await client.next_message(user)
+    if "正在进行" in menu.text:  # a round under way is ended first, when asked
+        await client.press(user, menu, "结束并重新开始")
+        menu = await client.wait_for_edit(menu)
     await client.press(user, menu, chapter)
     menu = await client.wait_for_edit(menu)
     if chapter not in ("全部章节", "仅计算类"):  # one chapter is ticked, then the choice is closed
