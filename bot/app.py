@@ -21,6 +21,7 @@ from engines.state import KEY, BotState
 from graph.service import GenerationService
 from handlers.context import state
 from handlers.feedback import abandon_interrupted_revisions
+from handlers.reminders import rearm
 from handlers.sessions import resume_sessions
 from handlers.telegram_sender import TelegramSender
 from retrieval.sources import Sources, load_sources
@@ -33,6 +34,7 @@ COMMANDS = (
     ("stop", "结束本轮 / end the round"),
     ("cancel", "取消 / cancel"),
     ("lang", "语言 / language"),
+    ("settings", "我的设置与复习提醒 / settings and reminders"),
     ("groupquiz", "群组测验（管理员）/ group round (admins)"),
     ("stopquiz", "结束群组测验 / end the group round"),
     ("leaderboard", "群组排行榜 / group leaderboard"),
@@ -162,6 +164,9 @@ async def running(application: Application) -> AsyncIterator[Application]:
             resumed = await resume_sessions(application)
             if resumed:
                 log.info("resumed %d round(s) that were waiting for a question", resumed)
+            armed = await rearm(application)
+            if armed:
+                log.info("armed %d daily review reminder(s)", armed)
             continued = await state(application).rounds.resume()
             if continued:
                 log.info("took up %d timed group or channel round(s) again", continued)

@@ -22,6 +22,7 @@ from handlers import (
     groups,
     groupstats,
     leaderboard,
+    preferences,
     revisions,
     roundprep,
     rounds,
@@ -54,6 +55,11 @@ def register(application: Application) -> None:
         group=-2,
     )
     application.add_handler(CommandHandler("groupstats", groupstats.groupstats))
+    # /settings (#14): the learner's defaults, language and daily review reminder.
+    application.add_handler(CommandHandler("settings", preferences.settings_command))
+    application.add_handler(
+        CallbackQueryHandler(preferences.settings_button, pattern=callbacks.SETTINGS.pattern)
+    )
     # An awaited instructor comment is taken before any other text handler sees the message.
     application.add_handler(
         MessageHandler(filters.TEXT & ~filters.COMMAND, feedback.comment_received), group=-1

@@ -14,6 +14,7 @@ from telegram.ext import Application, CallbackContext, ContextTypes
 
 from engines.i18n import text
 from engines.state import KEY, BotState
+from progress.preferences import language
 
 log = logging.getLogger(__name__)
 
@@ -37,9 +38,16 @@ async def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
     user, chat = update.effective_user, update.effective_chat
     if chat is not None:
         await found.store.chats.upsert(chat.id, chat.type, chat.title or chat.full_name or "")
-    if user is not None:
-        await found.store.users.upsert(user.id, user.full_name, user.username)
-    return await user_locale(context, user.id if user else None)
+    if user is None:
+        return found.settings.locale.default
+    await found.store.users.upsert(user.id, user.full_name, user.username)
+    stored = await found.store.users.get_locale(user.id)
+    chosen = language(stored, user.language_code, found.settings.locale.default)
+    if stored is None and chosen != found.settings.locale.default:
+        # Telegram's app language is kept as the learner's choice, so messages sent outside an update
+        # (a reminder, the end of a round) are in it too; /lang or /settings changes it.
+        await found.store.users.set_locale(user.id, chosen)
+    return chosen
 
 
 async def say(update: Update, context: ContextTypes.DEFAULT_TYPE, key: str, **values: object) -> None:

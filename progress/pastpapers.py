@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from graph.format import MAX_OPTIONS, OPTION_LIMIT, STEM_LIMIT, display_explanation, short_explanation
+from progress.difficulty import Level, estimate
 from retrieval.models import PATH_SEPARATOR, MotherQuestion
 from storage.questions import QuestionVersion, ServedKey
 from storage.quiz_settings import QuizType
@@ -135,9 +136,15 @@ class PastPapers:
                     )
                 )
 
-    def count(self, chapters: set[Chapter] | None, qtype: QuizType, calculation_only: bool = False) -> int:
+    def count(
+        self,
+        chapters: set[Chapter] | None,
+        qtype: QuizType,
+        calculation_only: bool = False,
+        difficulty: Level | None = None,
+    ) -> int:
         """How many polls the selection holds: what a settings menu can offer at most."""
-        return sum(len(u.questions) for u in self._select(chapters, qtype, calculation_only))
+        return sum(len(u.questions) for u in self._select(chapters, qtype, calculation_only, difficulty))
 
     async def pick(
         self,
@@ -149,16 +156,18 @@ class PastPapers:
         *,
         calculation_only: bool = False,
         seed: int | str = 0,
+        difficulty: Level | None = None,
     ) -> list[PastItem]:
         """Up to `count` polls for the chat's next round, no question twice; a case that does not fit the
         remaining count is cut after its first sub-questions rather than left out.
 
         `seed` should differ between rounds (a session or round id), so equally fresh units come in
-        another order each time.
+        another order each time. `difficulty` keeps the questions of that level (None: any); a case keeps
+        its situation and only its sub-questions of that level.
         """
-        units = self._select(chapters, qtype, calculation_only)
+        units = self._select(chapters, qtype, calculation_only, difficulty)
         if not units:
-            raise NoPastQuestionsError(_empty_message(chapters, qtype, calculation_only))
+            raise NoPastQuestionsError(_empty_message(chapters, qtype, calculation_only, difficulty))
         served = await store.questions.served_keys(chat_id, KEY_PREFIX)
         rng = random.Random(f"{chat_id}/{seed}")
         draw = {unit.id: rng.random() for unit in units}
@@ -171,14 +180,27 @@ class PastPapers:
             left -= len(items[-1].questions)
         return items
 
-    def _select(self, chapters: set[Chapter] | None, qtype: QuizType, calculation_only: bool) -> list[_Unit]:
+    def _select(
+        self,
+        chapters: set[Chapter] | None,
+        qtype: QuizType,
+        calculation_only: bool,
+        difficulty: Level | None = None,
+    ) -> list[_Unit]:
+        """Bank questions are rated by the paper's own difficulty (progress.difficulty's author estimate):
+        answers to them are counted per chat once served, not per bank question."""
         selected = []
         for unit in self._units:
             if chapters is not None and unit.chapter not in chapters:
                 continue
             if calculation_only and not unit.calculation:
                 continue
-            questions = tuple(q for q in unit.questions if qtype == "mixed" or q.question.qtype == qtype)
+            questions = tuple(
+                q
+                for q in unit.questions
+                if (qtype == "mixed" or q.question.qtype == qtype)
+                and (difficulty is None or estimate(q.question.difficulty).level == difficulty)
+            )
             if questions:
                 selected.append(_Unit(unit.id, unit.case, questions, unit.chapter, unit.calculation))
         return selected
@@ -193,10 +215,13 @@ def _freshness(unit: _Unit, served: Mapping[str, ServedKey]) -> tuple[int, float
     return (max(s.deliveries for s in shown), max(s.last_at for s in shown))
 
 
-def _empty_message(chapters: set[Chapter] | None, qtype: QuizType, calculation_only: bool) -> str:
+def _empty_message(
+    chapters: set[Chapter] | None, qtype: QuizType, calculation_only: bool, difficulty: Level | None = None
+) -> str:
     where = "the bank" if chapters is None else ", ".join(sorted(PATH_SEPARATOR.join(c) for c in chapters))
     kind = "calculation questions" if calculation_only else "questions"
-    return f"no past {kind} of type {qtype} in {where}"
+    level = f"{difficulty} " if difficulty else ""
+    return f"no past {level}{kind} of type {qtype} in {where}"
 
 
 async def store_past(

@@ -11,17 +11,14 @@ import re
 import sqlite3
 import zoneinfo
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any
 
 from storage.db import Connection, Database, fetch_one, require
 from storage.errors import InvalidValueError, SchemaError, check_choice
 from storage.quiz_settings import QuizSettings, stored_settings
 from storage.users import Locale
+from vocabulary.kinds import DIFFICULTIES, SOURCES, Difficulty, Source
 
-Source = Literal["generated", "past_papers"]
-Difficulty = Literal["easy", "medium", "hard"]
-SOURCES: tuple[Source, ...] = ("generated", "past_papers")
-DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard")
 _CLOCK_TIME = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
 
 

@@ -12,20 +12,32 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from storage.errors import InvalidValueError, SchemaError, check_choice
-from vocabulary.kinds import MODES, QUIZ_TYPES, Mode, QuizType
+from vocabulary.kinds import (
+    DIFFICULTIES,
+    MODES,
+    QUIZ_TYPES,
+    SOURCES,
+    Difficulty,
+    Mode,
+    QuizType,
+    Source,
+)
 
 MAX_COUNT = 100
 
 
 @dataclass(frozen=True)
 class QuizSettings:
-    """`chapters`: (篇, 章) pairs, empty for all of them; `calculation_only` is the 仅计算类 shortcut."""
+    """`chapters`: (篇, 章) pairs, empty for all of them; `calculation_only` is the 仅计算类 shortcut;
+    `difficulty` None is 不限. Rows stored before `source` and `difficulty` existed mean generated, 不限."""
 
     chapters: tuple[tuple[str, ...], ...] = field(default_factory=tuple)
     qtype: QuizType = "mixed"
     mode: Mode = "strict"
     count: int = 5
     calculation_only: bool = False
+    source: Source = "generated"
+    difficulty: Difficulty | None = None
 
     def __post_init__(self) -> None:
         chapters = self.chapters
@@ -45,6 +57,8 @@ class QuizSettings:
             raise InvalidValueError(f"count: {self.count!r} is not a whole number from 1 to {MAX_COUNT}")
         if not isinstance(self.calculation_only, bool):
             raise InvalidValueError(f"calculation_only: {self.calculation_only!r} is not true or false")
+        check_choice("source", self.source, SOURCES)
+        check_choice("difficulty", self.difficulty, (None, *DIFFICULTIES))
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False)

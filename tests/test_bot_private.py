@@ -22,13 +22,18 @@ TYPE_BUTTONS = {"single": "单选", "multi": "多选", "judge": "判断", "mixed
 async def choose(client, user, qtype: str = "single", count: int = 5, chapter: str = "全部章节"):
     await client.send_text(user, "/quiz")
     menu = await client.next_message(user)
+    if "正在进行" in menu.text:  # a round under way is ended first, when asked
+        await client.press(user, menu, "结束并重新开始")
+        menu = await client.wait_for_edit(menu)
     await client.press(user, menu, chapter)
     menu = await client.wait_for_edit(menu)
-    await client.press(user, menu, TYPE_BUTTONS[qtype])
-    menu = await client.wait_for_edit(menu)
-    await client.press(user, menu, "严谨（贴近教材）")
-    menu = await client.wait_for_edit(menu)
-    await client.press(user, menu, str(count))
+    if chapter not in ("全部章节", "仅计算类"):  # one chapter is ticked, then the choice is closed
+        await client.press(user, menu, "完成")
+        menu = await client.wait_for_edit(menu)
+    for label in (TYPE_BUTTONS[qtype], "严谨（贴近教材）", str(count), "不限"):
+        await client.press(user, menu, label)
+        menu = await client.wait_for_edit(menu)
+    await client.press(user, menu, "生成题目")
     return menu
 
 
@@ -228,7 +233,7 @@ async def test_stop_while_the_next_quiz_is_being_posted_ends_the_round_after_it(
 
 async def test_the_console_client_plays_a_round_from_standard_input(tmp_path: Path):
     async with world(tmp_path) as (emulator, _client, settings), bot_running(emulator, settings):
-        script = io.StringIO("/quiz\n1\n1\n1\n1\n1\n")
+        script = io.StringIO("/quiz\n1\n1\n1\n1\n4\n1\n1\n")  # …, count 1, 不限, 生成题目, vote
         output = io.StringIO()
         code = await run_console(emulator.root_url, "grace", script, output, interactive=False, quiet=1.0)
     shown = output.getvalue()

@@ -155,7 +155,8 @@ async def test_the_console_shows_what_a_user_received_while_you_were_someone_els
         settings.telegram.instructors = [teacher.id]
         async with bot_running(emulator, settings):
             # the learner asks for one question, reports it (👎, then 解析有误), and the teacher looks
-            script = io.StringIO(":as Teacher\n/start\n:as lena\n/quiz\n1\n1\n1\n1\nb 2\nb 2\n:as Teacher\n")
+            steps = ":as Teacher\n/start\n:as lena\n/quiz\n1\n1\n1\n1\n4\n1\nb 2\nb 2\n:as Teacher\n"
+            script = io.StringIO(steps)
             output = io.StringIO()
             code = await run_console(emulator.root_url, "lena", script, output, interactive=False, quiet=1.0)
         store = await Store.open(settings.storage.database)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from vocabulary.kinds import FEEDBACK_REASONS, MODES, QUIZ_TYPES
+from vocabulary.kinds import DIFFICULTIES, FEEDBACK_REASONS, MODES, QUIZ_TYPES, SOURCES
 
 # Telegram's limit on callback data, in bytes.
 MAX_BYTES = 64
@@ -45,14 +45,27 @@ def _step(raw: str) -> tuple[str, str | int]:
 
 
 # A settings step: a page, chapter index, count, seconds or pause (a number); or a named choice. Numbers are
-# typed here, so neither dialogue converts a value on its own.
-STEP = Field(
+# typed here, so neither dialogue converts a value on its own. `ch:done` closes a choice of several chapters,
+# `go:defaults` starts at once with the learner's /settings, `end:yes|no` answers "end the running session?".
+_CHOICES = [
+    r"(?:page|ch|count|sec|gap):\d{1,4}",
+    "ch:(?:all|calc|done)",
+    f"type:(?:{one_of(*QUIZ_TYPES).pattern})",
+    f"mode:(?:{one_of(*MODES).pattern})",
+    f"diff:(?:{one_of(*DIFFICULTIES, 'any').pattern})",
+    f"src:(?:{one_of(*SOURCES).pattern})",
+]
+STEP = Field("|".join([*_CHOICES, "go:defaults", "end:(?:yes|no)"]), _step)
+# A /settings press: open a part (`open:…`, `open:main` goes back), or set a value; a reminder hour or a time
+# zone is an index into the menu's own list (`rem:off` turns reminders off).
+SETTING = Field(
     "|".join(
         [
-            r"(?:page|ch|count|sec|gap):\d{1,4}",
-            "ch:(?:all|calc)",
-            f"type:(?:{one_of(*QUIZ_TYPES).pattern})",
-            f"mode:(?:{one_of(*MODES).pattern})",
+            *_CHOICES,
+            "open:(?:main|ch|type|mode|count|diff|src|lang|rem|tz)",
+            "lang:[a-z]{2,3}",
+            r"(?:rem|tz):\d{1,2}",
+            "rem:off",
         ]
     ),
     _step,
@@ -93,10 +106,13 @@ class Button:
 
 LANGUAGE = Button("lang", (Field(r"[a-z]{2,3}"),))
 SETUP = Button("qs", (NONCE, STEP))
+SETTINGS = Button("st", (NONCE, SETTING))
 ROUND_SETUP = Button("qs", (ROUND_NONCE, STEP))
 ROUND_CONFIRM = Button("sr", (ID, one_of("go", "no")))
 RETRY = Button("qr", (ID,))
 AGAIN = Button("again")
+# Start a round of the questions due for review (错题重练): under the results card and the daily reminder.
+REVIEW = Button("review")
 VOTE = Button("vote", (ID, one_of("up", "down")))
 REASON_CHOSEN = Button("fb", (ID, REASON))
 COMMENT_SKIPPED = Button("fg", (ID, REASON))

@@ -21,3 +21,11 @@ FeedbackReason = Literal[
     "answer_wrong", "explanation_wrong", "stem_unclear", "options_wrong", "out_of_scope", "other"
 ]
 FEEDBACK_REASONS: tuple[FeedbackReason, ...] = get_args(FeedbackReason)
+
+# Where a learner's questions come from: written by the loop, or the bank's past exam questions (真题).
+Source = Literal["generated", "past_papers"]
+SOURCES: tuple[Source, ...] = get_args(Source)
+
+# A difficulty a learner may aim at; None (不限) is any.
+Difficulty = Literal["easy", "medium", "hard"]
+DIFFICULTIES: tuple[Difficulty, ...] = get_args(Difficulty)
