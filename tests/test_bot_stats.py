@@ -110,7 +110,7 @@ async def test_stats_before_any_answer_say_how_to_start_and_send_no_chart(tmp_pa
 
 async def test_the_console_shows_the_chart_and_saves_it_to_a_file(tmp_path: Path):
     async with world(tmp_path) as (emulator, _client, settings), bot_running(emulator, settings):
-        script = io.StringIO("/quiz\n1\n1\n1\n1\n1\n/stats\n:save\n")
+        script = io.StringIO("/quiz\n1\n1\n1\n1\n1\n1\n1\n/stats\n:save\n")
         output = io.StringIO()
         code = await run_console(
             emulator.root_url,
