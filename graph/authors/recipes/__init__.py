@@ -18,6 +18,7 @@ from graph.authors.recipes import (
     holding,
     missing,
     next_step,
+    situation,
     statements,
     table,
     threshold,
@@ -31,11 +32,12 @@ from graph.authors.recipes.scenario import Scenario
 CALCULATION = CalculationRecipe()
 MIMIC = Mimic()
 SCENARIO = Scenario()
-CASES: tuple[Recipe, ...] = (holding.RECIPE, missing.RECIPE, next_step.RECIPE)
+CASES: tuple[Recipe, ...] = (holding.RECIPE, missing.RECIPE, next_step.RECIPE, situation.RECIPE)
 RECIPES: tuple[Recipe, ...] = (
     holding.RECIPE,
     missing.RECIPE,
     next_step.RECIPE,
+    situation.RECIPE,
     enumeration.RECIPE,
     definition.RECIPE,
     table.RECIPE,
