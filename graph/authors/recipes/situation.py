@@ -55,7 +55,7 @@ def _situation(item: str, actor: str | None, names: dict[str, str], rng: random.
         return _PAIR.sub(f"买方{buyer}与卖方{seller}", text, count=1)
     roles = [r for r in scenes.roles_in(text) if r not in scenes.ORGANISATIONS]
     if roles:
-        return None  # a party inside a longer clause ("权利人的姓名…发生变更") reads badly with a name pasted in
+        return None  # a party inside a clause ("权利人的姓名…发生变更") reads badly with a name pasted in
     if actor is None or O.act_of(text) != text:
         return None
     name = names.setdefault(actor, scenes.plain_name(rng, set(names.values())))
