@@ -132,9 +132,9 @@ class Duty:
         when = O.case_date(rng, case.fact.source)
         stem = f"{when}，{case.story}。{speaker}据此认为，{case.bearer}{modal}{case.act}。（　）"
         if truth:
-            verdict = f"{speaker}的说法正确。"
+            verdict = f"{speaker.removeprefix('其同事')}的说法正确。"
         else:
-            verdict = f"{case.bearer}{rule.written}{case.act}，{speaker}的说法错误。"
+            verdict = f"{case.bearer}{rule.written}{case.act}，{speaker.removeprefix('其同事')}的说法错误。"
         return O.judge(
             [case.fact.id], stem, truth, _basis(case) + verdict, [case.fact.source], difficulty=0.5
         )
