@@ -28,9 +28,9 @@ def _nodes(result: Result) -> list[str]:
 
 async def test_every_chapter_yields_verified_questions_of_each_type(settings, sample_sources):
     """严谨 questions of every type come from every chapter. 灵活 needs a real situation, which some chapters'
-    material cannot give (bare limits, definitions): there the author fails cleanly rather than paste a name
-    before a textbook sentence, so only a floor is held (measured 2026-11-23: judge 14, single 12, multi 5
-    of 16 chapters)."""
+    material cannot give (bare limits, definitions): there the author fails cleanly, saying so, rather than
+    deliver a fixed frame, so only a floor is held (measured 2026-11-24 with no fixed frame delivered:
+    judge 14, single 14, multi 3 of 16 chapters)."""
     service = await _open(settings, sample_sources)
     passed: Counter[tuple[str, str]] = Counter()
     chapters = [c for c in sample_sources.tree.chapters if c.slices]
@@ -53,7 +53,7 @@ async def test_every_chapter_yields_verified_questions_of_each_type(settings, sa
     assert passed["single", "strict"] >= 15
     assert passed["judge", "flexible"] >= 12
     assert passed["single", "flexible"] >= 10
-    assert passed["multi", "flexible"] >= 4
+    assert passed["multi", "flexible"] >= 3
 
 
 async def test_finance_answers_equal_their_calculator(settings, sample_sources):
@@ -103,7 +103,7 @@ async def test_same_seed_same_question(settings, sample_sources):
     for question_id in ("first", "again"):
         service = await _open(settings, sample_sources)
         try:
-            request = request or service.new_request(4, "multi", "flexible").request
+            request = request or service.new_request(4, "judge", "flexible").request
             result = await service.generate(request.model_copy(update={"question_id": question_id}))
             questions.append(result.question)
         finally:

@@ -1,13 +1,15 @@
 """How the offline author picks a fact for a 灵活 request: a case whose details decide the answer is looked
-for in the whole chapter before a fixed frame is told (a broker's act in a sale, a rule with a name pasted
-in, "下列情形中，（　）的，应当X"), which examiners strike; the frame is still told when nothing in the
-chapter can be a case."""
+for in the whole chapter, and a fixed frame (a broker's act in a sale, a rule with a name pasted in,
+"下列情形中，（　）的，应当X"), which examiners strike, is never told: when nothing in the chapter can be a
+case the request is declined with that reason."""
 
 from __future__ import annotations
 
 import re
 
-from graph.authors.base import Task
+import pytest
+
+from graph.authors.base import AuthorError, Task
 from graph.authors.offline import OfflineAuthor
 from retrieval.compiler import compile_kb
 from retrieval.models import Slice
@@ -49,9 +51,9 @@ async def test_a_flexible_request_takes_a_case_from_elsewhere_in_the_chapter_bef
     assert "这一做法" not in authored.draft.stem
 
 
-async def test_a_dated_case_in_the_chapter_comes_before_the_slice_s_own_rule_told_with_a_name():
-    """A modal rule with a condition ("…的，应当…") is told by a fixed frame only: a dated sale elsewhere in
-    the chapter is asked first, for every question type."""
+async def test_a_rule_with_a_condition_is_told_as_a_case_of_named_people_before_any_frame():
+    """A modal rule with a condition ("…的，应当…") is a case of its own now: the judge has a person of the
+    case draw a conclusion; a type it cannot fill takes a dated case from elsewhere in the chapter."""
     duty = Slice(
         id="s-duty",
         path=("第一篇 经纪实务", "第二章 交易服务", "第一节 执业规范", "二、告知"),
@@ -62,14 +64,20 @@ async def test_a_dated_case_in_the_chapter_comes_before_the_slice_s_own_rule_tol
     for qtype in ("single", "multi", "judge"):
         task = Task(slice=duty, qtype=qtype, mode="flexible", seed=5, facts=facts, neighbours=OTHER[:6])
         authored = await OfflineAuthor().draft(task)
-        assert authored.slice_id == TAX.id, (qtype, authored.draft.stem)
-        assert "应当" not in authored.draft.stem
+        stem = authored.draft.stem
+        if qtype == "judge":
+            assert authored.slice_id == duty.id
+            assert re.match(
+                r"\d{4}年\d+月\d+日，经纪人员(.某)发现房屋存在抵押。其同事.某据此认为，\1(应当|无需)告知买方",
+                stem,
+            )
+        else:
+            assert authored.slice_id == TAX.id, (qtype, stem)
 
 
-async def test_a_flexible_request_falls_back_to_an_act_when_the_chapter_has_no_case():
-    authored = await _draft(OTHER)
-    assert authored.slice_id == CONDUCT.id
-    assert re.search(r"经纪人员.某.+，这一做法(符合|违反)规定。（　）", authored.draft.stem)
+async def test_a_flexible_request_is_declined_with_a_reason_when_the_chapter_has_no_case():
+    with pytest.raises(AuthorError, match="所在章节中没有能写成灵活判断题的案例"):
+        await _draft(OTHER)
 
 
 async def test_a_strict_request_stays_with_the_slice_and_its_neighbours():

@@ -4,7 +4,8 @@ no network — so a fresh clone produces questions an examiner can sign.
 The author only chooses: which fact of the slice (another one each time the chat meets the slice again, and
 another on a reroute) and which recipe turns it into the requested type and mode. The recipes write.
 A 灵活 request looks through the whole chapter for a fact that can be told as a case whose details decide
-the answer before it settles for a fixed frame (`FALLBACK`: an act in a sale, a rule with a name in it).
+the answer, and is declined when there is none: a fixed frame (`FALLBACK`: an act in a sale, a rule with a
+name in it) is never delivered as 灵活.
 Same seed, slice and visit, same question.
 """
 
@@ -44,10 +45,10 @@ class OfflineAuthor:
         start = (task.visit + task.attempt) % len(facts)
         return facts[start:] + facts[:start]
 
-    def _recipes_for(self, fact: Fact, task: Task, brief: Brief, tier: tuple[Recipe, ...]) -> list[Recipe]:
+    def _recipes_for(self, fact: Fact, task: Task, brief: Brief, recipes: tuple[Recipe, ...]) -> list[Recipe]:
         if fact.kind == "example":
             return []  # calculations are the finance expert's, with its calculator run in the trace
-        fitting = [r for r in tier if fact.kind in r.kinds and task.qtype in r.qtypes]
+        fitting = [r for r in recipes if fact.kind in r.kinds and task.qtype in r.qtypes]
         brief.rng.shuffle(fitting)  # vary the question's shape between visits
         if task.mode == "flexible":
             fitting.sort(key=lambda r: r not in CASES)  # a dated case before a looser telling of the fact
@@ -61,27 +62,34 @@ class OfflineAuthor:
             slices += [f.slice_id for f in task.facts.of_chapter(task.slice.chapter)]
         return list(dict.fromkeys(slices))
 
-    def _tiers(self, task: Task) -> list[tuple[Recipe, ...]]:
+    def _recipes(self, task: Task) -> tuple[Recipe, ...]:
+        """Every recipe for 严谨; for 灵活 only those telling a case whose details decide the answer, since
+        examiners strike a fixed frame (`FALLBACK`) every time it is delivered as a 灵活 question."""
         if task.mode != "flexible":
-            return [RECIPES]
-        return [tuple(r for r in RECIPES if r not in FALLBACK), FALLBACK]
+            return RECIPES
+        return tuple(r for r in RECIPES if r not in FALLBACK)
 
     def _write(self, task: Task, brief: Brief) -> Written:
         """The slice's own facts first; a slice too thin for the requested type lends the question to its
         neighbours, and the question is then filed under the neighbour. Facts the chat was asked lately come
-        last, so nothing is asked again while anything else can be; within each, a 灵活 request tries every
-        slice for a real case before any for a fallback."""
+        last, so nothing is asked again while anything else can be. A 灵活 request that finds no case in its
+        chapter is declined with that reason rather than answered with a fixed frame."""
         slices = self._slices(task)
+        recipes = self._recipes(task)
         for fresh in (True, False):
-            for tier in self._tiers(task):
-                for slice_id in slices:
-                    for fact in self._facts_in_turn(task, slice_id):
-                        if (fact.id in task.avoid) == fresh:
-                            continue
-                        for recipe in self._recipes_for(fact, task, brief, tier):
-                            written = recipe.write(fact, brief)
-                            if written is not None:
-                                return written
+            for slice_id in slices:
+                for fact in self._facts_in_turn(task, slice_id):
+                    if (fact.id in task.avoid) == fresh:
+                        continue
+                    for recipe in self._recipes_for(fact, task, brief, recipes):
+                        written = recipe.write(fact, brief)
+                        if written is not None:
+                            return written
+        if task.mode == "flexible":
+            raise AuthorError(
+                f"知识点“{task.slice.title}”所在章节中没有能写成灵活{_NAMES[task.qtype]}题的案例"
+                "（由案情细节决定答案的情形、条件、步骤或材料），请改选严谨模式或其他题型"
+            )
         raise AuthorError(f"知识点“{task.slice.title}”中没有能写成{_NAMES[task.qtype]}题的知识")
 
     async def draft(self, task: Task) -> Authored:

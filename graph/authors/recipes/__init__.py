@@ -14,10 +14,12 @@ from __future__ import annotations
 from graph.authors.recipes import (
     conduct,
     definition,
+    duty,
     enumeration,
     holding,
     missing,
     next_step,
+    situation,
     statements,
     table,
     threshold,
@@ -31,11 +33,19 @@ from graph.authors.recipes.scenario import Scenario
 CALCULATION = CalculationRecipe()
 MIMIC = Mimic()
 SCENARIO = Scenario()
-CASES: tuple[Recipe, ...] = (holding.RECIPE, missing.RECIPE, next_step.RECIPE)
+CASES: tuple[Recipe, ...] = (
+    holding.RECIPE,
+    missing.RECIPE,
+    next_step.RECIPE,
+    situation.RECIPE,
+    duty.RECIPE,
+)
 RECIPES: tuple[Recipe, ...] = (
     holding.RECIPE,
     missing.RECIPE,
     next_step.RECIPE,
+    situation.RECIPE,
+    duty.RECIPE,
     enumeration.RECIPE,
     definition.RECIPE,
     table.RECIPE,

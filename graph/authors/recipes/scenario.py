@@ -86,7 +86,7 @@ def _modal_before(text: str) -> tuple[str, str] | None:
     return next(((w, m) for w, m in _WRITTEN if text.endswith(w)), None)
 
 
-def _has_modal(text: str) -> bool:
+def has_modal(text: str) -> bool:
     return any(written in text for written, _ in _WRITTEN)
 
 
@@ -98,7 +98,7 @@ def rule_of(fact: Fact) -> Rule | None:
     if fact.kind != "modal" or at < 0 or not 2 <= len(consequence) <= _CONSEQUENCE_MAX:
         return None
     rest = re.split(r"[。；]", fact.source[at + len(consequence) :])[0]
-    if _RELATIVE.match(consequence) or _has_modal(consequence) or _EXCEPTION.search(rest):
+    if _RELATIVE.match(consequence) or has_modal(consequence) or _EXCEPTION.search(rest):
         return None
     before = fact.source[:at]
     found = _modal_before(before)
@@ -113,7 +113,7 @@ def rule_of(fact: Fact) -> Rule | None:
     head = head[:-1] if head and head[-1] in _ADVERBS else head
     cut = head.rfind("，") + 1
     lead, subject = head[:cut], head[cut:]
-    if _has_modal(subject) or len(subject) > 16 or _has_modal(lead.rpartition("的，")[2]):
+    if has_modal(subject) or len(subject) > 16 or has_modal(lead.rpartition("的，")[2]):
         return None
     if not head and _NOUN_PHRASE.search(consequence):
         return None
@@ -121,7 +121,7 @@ def rule_of(fact: Fact) -> Rule | None:
     return rule if len(rule.sentence()) <= _CLAUSE_MAX else None
 
 
-def _contradiction(rule: Rule) -> str | None:
+def contradiction(rule: Rule) -> str | None:
     """The opposite modal, unless it would stand before a negation ("无需不…")."""
     flipped = _FLIPPED[rule.modal]
     if flipped in ("无需", "不得") and rule.consequence.startswith(_NEGATIONS):
@@ -141,14 +141,14 @@ def strict_judge(rule: Rule, truth: bool) -> Told | None:
     stated = f"按照规定，{rule.sentence()}。"
     if truth:
         return Told(f"{rule.sentence()}。（　）", True, f"{stated}题干的说法与规定一致。")
-    flipped = _contradiction(rule)
+    flipped = contradiction(rule)
     if flipped is None:
         return None
     claim = f"{rule.subject}{flipped}{rule.consequence}"
     return Told(f"{rule.sentence(flipped)}。（　）", False, f"{stated}题干却称{claim}，与规定相反。")
 
 
-def _named(text: str, parties: dict[str, scenes.Party], introduced: set[str]) -> str:
+def named(text: str, parties: dict[str, scenes.Party], introduced: set[str]) -> str:
     """Every role word of `text` replaced by its party: introduced the first time, by name after."""
 
     def swap(match: re.Match[str]) -> str:
@@ -174,21 +174,21 @@ def _concrete_condition(condition: str, brief: Brief) -> tuple[str, bool]:
 def flexible_judge(rule: Rule, truth: bool, brief: Brief) -> Told | None:
     """The condition as a case about named parties, then what the rule makes of it. Declines when nothing
     can be made concrete: a case needs a person named in its condition, and a second party or a figure."""
-    if not rule.condition or len(rule.consequence) < _CASE_CONSEQUENCE_MIN or _has_modal(rule.condition):
+    if not rule.condition or len(rule.consequence) < _CASE_CONSEQUENCE_MIN or has_modal(rule.condition):
         return None  # a condition holding a rule of its own would state that rule of the named people
     condition, figured = _concrete_condition(rule.condition, brief)
     roles = scenes.roles_in(f"{condition}，{rule.subject}{rule.consequence}")
     in_case = [role for role in scenes.roles_in(condition) if role not in scenes.ORGANISATIONS]
     if not in_case or (len(roles) < 2 and not figured):
         return None
-    modal = rule.written if truth else _contradiction(rule)
+    modal = rule.written if truth else contradiction(rule)
     if modal is None:
         return None
     parties = scenes.cast(roles, brief.rng)
     introduced: set[str] = set()
-    case = _named(condition, parties, introduced)
-    subject = _named(rule.subject, parties, introduced) if rule.subject else parties[roles[0]].name
-    consequence = _named(rule.consequence, parties, introduced)
+    case = named(condition, parties, introduced)
+    subject = named(rule.subject, parties, introduced) if rule.subject else parties[roles[0]].name
+    consequence = named(rule.consequence, parties, introduced)
     then = "" if rule.condition.endswith(_CONDITION_ENDS) else "则"
     stem = f"{case}，{then}{subject}{modal}{consequence}。（　）"
     stated = f"按照规定，{rule.sentence()}。本案正属于这种情形，"

@@ -1,0 +1,226 @@
+"""A rule with a condition ("卖方已婚而房屋登记在其一人名下的，经纪人员应当核实…") → 灵活 case: a dated
+story in which named parties meet the condition, and a question about what the rule makes of THIS case.
+
+- judge: someone in the case draws a conclusion — the rule's own word (应当, 不得, 可以) or its opposite —
+  and the explanation names the detail of the case that meets the rule's condition.
+- single, "what must be done": "卖方徐某已婚，房屋登记在其一人名下。按照规定，经纪人员余某应当（　）"; the
+  distractors are what the chapter's other rules ask of the same party in other situations, so only the
+  case's detail tells them apart.
+- single, "who must do it": the options are the parties of the case (and the brokerage or broker a sale
+  has), the key the one the rule binds.
+
+Only a 的-clause is told as a case ("…的，"): a clause ending in 时 or 后 is a stage of someone's work, not a
+situation. The condition must name a person, so the story says who; a condition holding a rule of its own
+or a pointer back into its sentence is declined.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from graph.authors import scenes
+from graph.authors.recipes import options as O
+from graph.authors.recipes.base import Brief, Written
+from graph.authors.recipes.scenario import Rule, contradiction, has_modal, named, rule_of
+from graph.authors.recipes.statements import alike
+from retrieval.facts import Fact, FactKind
+from vocabulary.kinds import QuestionType
+
+_POINTING = re.compile(r"此|上述|下列|以下|前述|这些|这种|其他|该|其$|之一")
+_CONDITION_MAX = 40
+_ACT_MIN = 4
+_DUTIES = ("应当", "必须")
+_BROKERS = ("房地产经纪人员", "经纪人员", "经纪人")
+# Parties a sale has besides those its rule names: the "who must" options are drawn from them.
+_SALE_PARTIES = ("买方", "卖方", "经纪人员", "房地产经纪机构", "不动产登记机构")
+# A broker acts for the brokerage: one is never a wrong option when the rule binds the other.
+_SIDES = (*_BROKERS, *scenes.ORGANISATIONS)
+_PEOPLE = dict(scenes.ROLES)
+# A party a case already has under another name: a 委托人 selling is the 卖方, a 购房人 is the 买方.
+_ALIASES = {"卖方": {"委托人", "业主", "出卖人", "权利人"}, "买方": {"购房人", "买受人", "借款人"}}
+
+
+@dataclass(frozen=True)
+class Case:
+    """A rule told of named people: the story, who the rule binds and what it asks (each party introduced
+    by role the first time it appears, by name after), and everyone in it."""
+
+    rule: Rule
+    fact: Fact
+    story: str
+    bearer: str
+    act: str
+    parties: dict[str, scenes.Party]
+
+
+def case_rule(fact: Fact) -> Rule | None:
+    """The fact's rule when its condition reads as a situation of named people."""
+    rule = rule_of(fact)
+    if rule is None or not rule.lead.endswith("的，") or len(rule.consequence) < _ACT_MIN:
+        return None
+    condition = rule.condition
+    if not 4 <= len(condition) <= _CONDITION_MAX or has_modal(condition) or _POINTING.search(condition):
+        return None
+    if _POINTING.search(rule.consequence) or "，" in rule.subject:
+        return None
+    people = [r for r in scenes.roles_in(condition) if r not in scenes.ORGANISATIONS]
+    if not people or (rule.subject and scenes.roles_in(rule.subject) != [rule.subject]):
+        return None  # the case must say who; a rule binding a thing ("合同") has no one to ask about
+    if not condition.split("，")[-1].startswith(people[0]) or re.search(r"或|、", condition):
+        return None  # the person must be who the clause is about, and the case must say which thing happened
+    return rule
+
+
+def tell(fact: Fact, rng: random.Random) -> Case | None:
+    rule = case_rule(fact)
+    if rule is None:
+        return None
+    roles = scenes.roles_in(f"{rule.condition}，{rule.subject}{rule.consequence}")
+    parties = scenes.cast(roles, rng)
+    introduced: set[str] = set()
+    story = named(rule.condition, parties, introduced)
+    bearer = named(rule.subject, parties, introduced) if rule.subject else parties[roles[0]].name
+    return Case(rule, fact, story, bearer, named(rule.consequence, parties, introduced), parties)
+
+
+def _basis(case: Case) -> str:
+    return f"题干中{case.story}，正属于“{case.rule.condition}”的情形。按照规定，{case.rule.sentence()}。"
+
+
+def _speaker(case: Case, rng: random.Random) -> str:
+    """Who draws the conclusion: a client the story has when the rule binds the broker (else a colleague of
+    his), or a broker."""
+    bound = case.rule.subject or next(
+        iter(case.parties)
+    )  # a rule without a subject binds its condition's party
+    if bound in _BROKERS:
+        for role, party in case.parties.items():
+            if role not in (*_BROKERS, *scenes.ORGANISATIONS) and party.name in case.story:
+                return party.name
+    taken = {party.name for party in case.parties.values()}
+    colleague = "其同事" if bound in _BROKERS else "经纪人员"
+    return f"{colleague}{scenes.plain_name(rng, taken)}"
+
+
+class Duty:
+    name = "duty"
+    kinds: tuple[FactKind, ...] = ("modal",)
+    qtypes: tuple[QuestionType, ...] = ("single", "judge")
+
+    def write(self, fact: Fact, brief: Brief) -> Written | None:
+        if brief.task.mode != "flexible" or brief.task.qtype not in self.qtypes:
+            return None
+        case = tell(fact, brief.rng)
+        if case is None:
+            return None
+        if brief.task.qtype == "judge":
+            return self._judge(case, brief)
+        if brief.rng.random() < 0.5:
+            return self._what(case, brief) or self._who(case, brief)
+        return self._who(case, brief) or self._what(case, brief)
+
+    def _judge(self, case: Case, brief: Brief) -> Written | None:
+        rng = brief.rng
+        rule = case.rule
+        truth = rng.random() < 0.5
+        modal = rule.written if truth else contradiction(rule)
+        if modal is None:
+            return None
+        speaker = _speaker(case, rng)
+        when = O.case_date(rng, case.fact.source)
+        stem = f"{when}，{case.story}。{speaker}据此认为，{case.bearer}{modal}{case.act}。（　）"
+        if truth:
+            verdict = f"{speaker.removeprefix('其同事')}的说法正确。"
+        else:
+            verdict = f"{case.bearer}{rule.written}{case.act}，{speaker.removeprefix('其同事')}的说法错误。"
+        return O.judge(
+            [case.fact.id], stem, truth, _basis(case) + verdict, [case.fact.source], difficulty=0.5
+        )
+
+    def _what(self, case: Case, brief: Brief) -> Written | None:
+        """What the bound party must do here, among what other rules ask of it in other situations."""
+        rule = case.rule
+        if rule.modal not in _DUTIES or not rule.subject or len(case.act) > O.OPTION_MAX:
+            return None
+        wrong: list[tuple[str, Rule, Fact]] = []
+        for peer in O.nearby(case.fact, brief, "modal"):
+            other = case_rule(peer)
+            if other is None or other.modal not in _DUTIES or other.subject != rule.subject:
+                continue
+            theirs = named(other.consequence, case.parties, set(case.parties))
+            if scenes.roles_in(theirs) or len(theirs) > O.OPTION_MAX:
+                continue  # a party this case does not have
+            if alike(theirs, case.act) or alike(other.condition, rule.condition):
+                continue
+            if any(O.key(theirs) == O.key(text) for text, _, _ in wrong):
+                continue
+            wrong.append((theirs, other, peer))
+        if len(wrong) < 3:
+            return None
+        rng = brief.rng
+        picked = rng.sample(wrong, 3)
+        choices = [O.Option(case.act, True, f"本案{case.story}，{case.bearer}{rule.written}{case.act}")]
+        for text, other, _ in picked:
+            choices.append(O.Option(text, False, f"“{text}”是“{other.condition}”时的要求，本案并非这种情形"))
+        when = O.case_date(rng, case.fact.source)
+        stem = f"{when}，{case.story}。按照规定，{case.bearer}{rule.written}（　）。"
+        sources = [case.fact.source, *(peer.source for _, _, peer in picked)]
+        return O.choice([case.fact.id], "single", stem, O.arrange(choices, rng), sources, lead=_basis(case))
+
+    def _who(self, case: Case, brief: Brief) -> Written | None:
+        """Which party of the case the rule binds: the options are the parties, by role and name."""
+        rule = case.rule
+        if rule.modal not in _DUTIES or rule.subject not in _PEOPLE or rule.subject not in case.parties:
+            return None
+        rng = brief.rng
+        act = case.act
+        if any(party.name in act for party in case.parties.values()):
+            return None  # the act would name a party the options offer
+        named_in_story = {role for role, party in case.parties.items() if party.name in case.story}
+        sides = rule.subject in _SIDES
+        people = {
+            role: party
+            for role, party in case.parties.items()
+            if party.name not in act and (role == rule.subject or not (sides and role in _SIDES))
+        }
+        taken = {party.name for party in case.parties.values()}
+        extra = [
+            r
+            for r in _SALE_PARTIES
+            if r not in case.parties
+            and not (sides and r in _SIDES)
+            and not _ALIASES.get(r, set()) & set(people)
+        ]
+        for role in extra:
+            party = (
+                scenes.cast([role], rng)[role]
+                if role in dict(scenes.ROLES)
+                else scenes.Party(role, role, role)
+            )
+            if len(people) < 4 and party.name not in taken and role not in act:
+                people[role] = party
+                taken.add(party.name)
+        if len(people) < 4 or rule.subject not in people:
+            return None
+        others = [party.intro for role, party in people.items() if role not in named_in_story]
+        joined = "、".join(others[:-1]) + f"和{others[-1]}" if len(others) > 1 else "".join(others)
+        also = f"参与办理此事的还有{joined}。" if others else ""
+        choices = []
+        for role, party in people.items():
+            if role == rule.subject:
+                why = f"{party.intro}即规定中{rule.written}{rule.consequence}的{rule.subject}"
+            else:
+                why = f"{party.intro}不是规定中负有此项义务的一方"
+            # a person is offered by name, the story saying who is who; an organisation by what it is
+            choices.append(
+                O.Option(party.name if role in _PEOPLE else party.intro, role == rule.subject, why)
+            )
+        stem = f"{O.case_date(rng, case.fact.source)}，{case.story}。{also}按照规定，应当由（　）{act}。"
+        return O.choice(
+            [case.fact.id], "single", stem, O.arrange(choices, rng), [case.fact.source], lead=_basis(case)
+        )
+
+
+RECIPE = Duty()

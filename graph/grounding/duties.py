@@ -1,0 +1,45 @@
+"""What a party must do in a case: "卖方周某已婚而房屋登记在其一人名下。按照规定，经纪人员黄某应当（　）", its
+options what the chapter's rules ask of the broker in one situation or another. Each option alone is a true
+duty somewhere ("经纪人员应当及时撤下房源信息"), so the sentences cannot tell them apart; the rule's condition
+can. The option whose rule's condition the case meets is supported; an option whose rule asks it only in a
+situation the case does not tell is contradicted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from graph.grounding.statements import Statement
+from graph.grounding.text import bare
+from graph.grounding.typed import FactCheck
+from retrieval.facts import Fact
+
+_ASKS_WHAT = re.compile(r"按照规定，[^，。]{0,16}?(?:应当|必须)$")
+_NAMES = re.compile(r"[\u4e00-\u9fff]某(?![一些种项个类])|[甲乙丙丁](?=房地产经纪机构)")
+
+
+def _unnamed(text: str) -> str:
+    """The case's words without its people's names ("卖方周某已婚" → "卖方已婚"), as a rule words it."""
+    return bare(_NAMES.sub("", text).replace("房地产经纪机构", "经纪机构"))
+
+
+def duty_in_case(statement: Statement, facts: Sequence[Fact]) -> FactCheck | None:
+    if statement.kind != "fill" or not statement.option:
+        return None
+    head, _, rest = statement.text.rpartition(statement.option)
+    if not _ASKS_WHAT.search(head) or bare(rest):
+        return None
+    case = _unnamed(statement.context)
+    option = bare(statement.option)
+    for fact in facts:
+        if fact.kind != "modal" or fact.modal not in ("应当", "必须") or bare(fact.consequence) != option:
+            continue
+        if not fact.condition:
+            return None  # a duty with no condition holds in every case
+        if _unnamed(fact.condition) in case:
+            return FactCheck("supported", f"题干的情形正是“{fact.condition}”，此时{fact.consequence}", fact)
+        return FactCheck(
+            "contradicted", f"“{fact.consequence}”是“{fact.condition}”时的要求，题干并非这种情形", fact
+        )
+    return None
