@@ -18,6 +18,7 @@ from graph.authors.recipes import (
     holding,
     missing,
     next_step,
+    only_home,
     statements,
     table,
     threshold,
@@ -31,9 +32,10 @@ from graph.authors.recipes.scenario import Scenario
 CALCULATION = CalculationRecipe()
 MIMIC = Mimic()
 SCENARIO = Scenario()
-CASES: tuple[Recipe, ...] = (holding.RECIPE, missing.RECIPE, next_step.RECIPE)
+CASES: tuple[Recipe, ...] = (holding.RECIPE, only_home.RECIPE, missing.RECIPE, next_step.RECIPE)
 RECIPES: tuple[Recipe, ...] = (
     holding.RECIPE,
+    only_home.RECIPE,
     missing.RECIPE,
     next_step.RECIPE,
     enumeration.RECIPE,
