@@ -65,12 +65,13 @@ def test_a_judge_is_true_exactly_when_both_conditions_hold_and_both_traps_occur(
     assert seen >= {(True, False), (False, False), (False, True)}
 
 
-def test_a_single_has_one_exempt_seller_and_a_distractor_for_each_missed_condition():
-    for seed in range(10):
-        question, _ = _write("single", seed)
+def test_a_choice_keys_the_exempt_sellers_and_keeps_a_distractor_for_each_missed_condition():
+    for qtype, seed in [(qtype, seed) for qtype in ("single", "multi") for seed in range(10)]:
+        question, _ = _write(qtype, seed)
         assert question is not None
         exempt = [chr(65 + i) for i, option in enumerate(question.options) if _exempt(option)]
         assert question.answer == exempt, question.options
+        assert len(exempt) == (1 if qtype == "single" else 2)
         assert any("另有" in o for o in question.options)  # held long enough, but not the only home
         assert any("唯一" in o and not _exempt(o) for o in question.options)  # the only home, held too short
 
@@ -90,7 +91,7 @@ def test_strict_requests_and_rules_without_an_only_home_condition_are_not_told()
 
 
 def test_the_critic_signs_a_right_key_and_rejects_a_wrong_one():
-    for qtype in ("judge", "single"):
+    for qtype in ("judge", "single", "multi"):
         for seed in range(6):
             question, facts = _write(qtype, seed)
             assert question is not None
@@ -98,7 +99,7 @@ def test_the_critic_signs_a_right_key_and_rejects_a_wrong_one():
             if qtype == "judge":
                 wrong = ["B" if question.answer == ["A"] else "A"]
             else:
-                wrong = [next(chr(65 + i) for i in range(4) if [chr(65 + i)] != question.answer)]
+                wrong = [next(chr(65 + i) for i in range(4) if chr(65 + i) not in question.answer)]
             assert _issues(question.model_copy(update={"answer": wrong}), facts), (question.stem, wrong)
 
 

@@ -65,7 +65,7 @@ class OnlyHome:
 
     name = "only_home"
     kinds: tuple[FactKind, ...] = ("threshold",)
-    qtypes: tuple[QuestionType, ...] = ("single", "judge")
+    qtypes: tuple[QuestionType, ...] = ("single", "multi", "judge")
 
     def write(self, fact: Fact, brief: Brief) -> Written | None:
         if brief.task.mode != "flexible":
@@ -76,7 +76,7 @@ class OnlyHome:
         sale = Sale("住房", rule.sell, rule.years * 12, True, rule.exact, 0, f"{rule.years}年")
         if brief.task.qtype == "judge":
             return self._judge(fact, rule, sale, brief)
-        return self._single(fact, rule, sale, brief)
+        return self._choice(fact, rule, sale, brief)
 
     def _lead(self, fact: Fact) -> str:
         condition = fact.condition.strip().rstrip("，,。；;").removesuffix("的")
@@ -108,28 +108,35 @@ class OnlyHome:
         truth = held.meets and only
         return O.judge([fact.id], stem, truth, analysis, [fact.source], difficulty=0.55)
 
-    def _single(self, fact: Fact, rule: Rule, sale: Sale, brief: Brief) -> Written | None:
+    def _choice(self, fact: Fact, rule: Rule, sale: Sale, brief: Brief) -> Written | None:
+        """A single has one exempt seller, a multiple two; either keeps both traps: an only home sold short
+        of the bound, and a home held long enough while the family owns another."""
         rng = brief.rng
         met = "exact" if rule.exact else "over"
-        picked = [(met, True), ("short", True), ("over", False), rng.choice([("under", True), (met, False)])]
+        misses = [("short", True), ("over", False), rng.choice([("under", True), (met, False)])]
+        if brief.task.qtype == "multi":
+            picked = [(met, True), ("over", True), *misses[:2]]
+        else:
+            picked = [(met, True), *misses]
         taken: set[str] = set()
         choices = []
-        for number, (kind, only) in enumerate(picked):
+        for kind, only in picked:
             held = _held(sale, kind, rng)
             person = scenes.plain_name(rng, taken)
             taken.add(person)
             status = "该住房是其家庭唯一的生活用房" if only else "其家庭名下另有一套住房"
             text = f"{person}于{_day(held.bought)}购买一套住房，{_day(held.sold)}{rule.sell}，{status}"
-            right = number == 0
-            if right != (held.meets and only):
-                return None
+            right = held.meets and only
+            if right != (only and kind in ("exact", "over")):
+                return None  # the dates fell on the other side of the bound
             choices.append(O.Option(text, right, f"：{person}{self._reasoning(fact, rule, held, only)}"))
         asked = f"{rule.sell}住房{_INCOME}" if rule.income else f"{rule.sell}住房时"
         lead = f"{scenes.agency(rng)}近期经手了四宗个人住房{rule.sell}业务。"
-        stem = f"{lead}下列卖方中，{asked}{fact.subject}的是（　）。"
+        ending = "的有（　）。" if brief.task.qtype == "multi" else "的是（　）。"
+        stem = f"{lead}下列卖方中，{asked}{fact.subject}{ending}"
         return O.choice(
             [fact.id],
-            "single",
+            brief.task.qtype,
             stem,
             O.arrange(choices, rng),
             [fact.source],
