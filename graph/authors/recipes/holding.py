@@ -45,6 +45,10 @@ _BOUND_NOTE = re.compile(r"^[（(]含[^）)]*[）)]")
 _OPEN_LOWER = ("超过", "高于", "多于", ">", "＞")
 _CLOSED_UPPER = ("不超过", "以下", "以内", "之内", "≤")
 _MODAL = ("可以", "应当", "有权", "必须", "不得")
+# A seller named before a bare holding bound ("卖方持有不满2年的"): the rule is of a home's sale.
+_SELLERS = ("卖方", "出售人", "出卖人", "售房人")
+# A consequence said of a party outright ("缴纳增值税及附加"), not a clause about some other sum.
+_VERDICTS = ("缴纳", "免征", "征收", "不征", "应当", "需要", "无需", "可以")
 
 
 @dataclass(frozen=True)
@@ -106,7 +110,7 @@ def sale_of(fact: Fact) -> Sale | None:
     bound: Bound = found[0]
     before = _strip_party(condition[: bound.start])
     after = _BOUND_NOTE.sub("", condition[bound.end :])
-    home, sell = _parts(before, after)
+    home, sell = _parts(before, after) if after else _sold(condition[: bound.start], fact.subject)
     if not home or not sell or not home.endswith(_HOMES):
         return None
     span = condition[bound.start : bound.end]
@@ -137,6 +141,14 @@ def _parts(before: str, after: str) -> tuple[str, str]:
     if bool(tail) == bool(sell) or not _OBJECT.fullmatch(home):
         return "", ""
     return home, sell or tail
+
+
+def _sold(before: str, subject: str) -> tuple[str, str]:
+    """(home, sale verb) of a seller's bare holding bound ("卖方持有不满2年的，缴纳增值税及附加"): the seller
+    sells a home, and the consequence is one the seller bears."""
+    if before.removeprefix("将") not in (f"{party}持有" for party in _SELLERS):
+        return "", ""
+    return ("住房", "出售") if subject.startswith(_VERDICTS) else ("", "")
 
 
 def _shift(day: dt.date, months: int, day_of: int) -> dt.date:
