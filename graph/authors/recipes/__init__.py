@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from graph.authors.recipes import (
     conduct,
+    deadline,
     definition,
     enumeration,
     holding,
@@ -32,10 +33,17 @@ from graph.authors.recipes.scenario import Scenario
 CALCULATION = CalculationRecipe()
 MIMIC = Mimic()
 SCENARIO = Scenario()
-CASES: tuple[Recipe, ...] = (holding.RECIPE, only_home.RECIPE, missing.RECIPE, next_step.RECIPE)
+CASES: tuple[Recipe, ...] = (
+    holding.RECIPE,
+    only_home.RECIPE,
+    deadline.RECIPE,
+    missing.RECIPE,
+    next_step.RECIPE,
+)
 RECIPES: tuple[Recipe, ...] = (
     holding.RECIPE,
     only_home.RECIPE,
+    deadline.RECIPE,
     missing.RECIPE,
     next_step.RECIPE,
     enumeration.RECIPE,
