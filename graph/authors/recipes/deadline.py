@@ -63,8 +63,8 @@ def _day(day: dt.date) -> str:
 
 
 def _others(brief: Brief, days: int) -> list[tuple[int, str]]:
-    """Other time limits in days the textbook sets (with a source that sets each), nearest the rule's
-    first: the limits a learner mixes up."""
+    """Three of the other time limits in days the textbook sets (with a source that sets each): the
+    limits a learner mixes up, drawn at random so the key is not always the same option."""
     seen: dict[int, str] = {}
     for other in brief.facts:
         if other.kind != "threshold" or other.unit != "日" or not other.value:
@@ -72,8 +72,9 @@ def _others(brief: Brief, days: int) -> list[tuple[int, str]]:
         limits = {_count(found) for found in _WITHIN.findall(other.source)}
         if other.value in limits and other.value == int(other.value) and other.value != days:
             seen.setdefault(int(other.value), other.source)
-    ranked = sorted(seen, key=lambda value: abs(value - days))[:_SIBLINGS]
-    return [(value, seen[value]) for value in ranked]
+    if len(seen) < _SIBLINGS:
+        return []
+    return [(value, seen[value]) for value in brief.rng.sample(sorted(seen), _SIBLINGS)]
 
 
 class Deadline:
