@@ -151,6 +151,14 @@ def _sold(before: str, subject: str) -> tuple[str, str]:
     return ("住房", "出售") if subject.startswith(_VERDICTS) else ("", "")
 
 
+def rule_lead(fact: Fact) -> str:
+    """The rule as the textbook words it: a condition closes with 的 only where the source closes it so
+    ("…的住房对外销售的，免征增值税", but "…持有2年以上（含2年）的住房，免征增值税")."""
+    condition = fact.condition.strip().rstrip("，,。；;").removesuffix("的")
+    closing = "的" if f"{condition}的" in fact.source else ""
+    return f"教材规定，{condition}{closing}，{fact.subject}。"
+
+
 def _shift(day: dt.date, months: int, day_of: int) -> dt.date:
     total = day.year * 12 + day.month - 1 + months
     return dt.date(total // 12, total % 12 + 1, day_of)
@@ -211,10 +219,6 @@ class Holding:
         past, before = ["exact", "over"] if sale.exact else ["over"], ["short", "under"]
         return (past, before) if sale.lower else (before, past)
 
-    def _lead(self, fact: Fact, sale: Sale) -> str:
-        condition = fact.condition.strip().rstrip("，,。；;").removesuffix("的")
-        return f"教材规定，{condition}的，{fact.subject}。"
-
     def _judge(self, fact: Fact, sale: Sale, brief: Brief) -> Written | None:
         rng = brief.rng
         meets, misses = self._kinds(sale)
@@ -226,7 +230,7 @@ class Holding:
             f"{_day(held.bought)}，{person}购买了一套{sale.home}；{_day(held.sold)}，{pronoun}"
             f"{sale.sell}这套{sale.home}时{fact.subject}。（　）"
         )
-        analysis = f"{self._lead(fact, sale)}{person}{_reasoning(sale, held, fact.subject)}。"
+        analysis = f"{rule_lead(fact)}{person}{_reasoning(sale, held, fact.subject)}。"
         return O.judge([fact.id], stem, held.meets, analysis, [fact.source], difficulty=0.5)
 
     def _choice(self, fact: Fact, sale: Sale, brief: Brief) -> Written | None:
@@ -264,7 +268,7 @@ class Holding:
             stem,
             O.arrange(choices, rng),
             [fact.source],
-            lead=self._lead(fact, sale),
+            lead=rule_lead(fact),
             difficulty=0.55,
         )
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from graph.authors import scenes
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
-from graph.authors.recipes.holding import Held, Sale, _day, _held
+from graph.authors.recipes.holding import Held, Sale, _day, _held, rule_lead
 from graph.authors.recipes.threshold import bounds, consequence
 from graph.schemas import QuestionType
 from retrieval.facts import Fact, FactKind
@@ -78,10 +78,6 @@ class OnlyHome:
             return self._judge(fact, rule, sale, brief)
         return self._choice(fact, rule, sale, brief)
 
-    def _lead(self, fact: Fact) -> str:
-        condition = fact.condition.strip().rstrip("，,。；;").removesuffix("的")
-        return f"教材规定，{condition}的，{fact.subject}。"
-
     def _reasoning(self, fact: Fact, rule: Rule, held: Held, only: bool) -> str:
         reached = held.meets
         years = f"持有{held.period()}，{'已满' if reached else '不满'}{rule.years}年"
@@ -104,7 +100,7 @@ class OnlyHome:
             f"{_day(held.bought)}，{person}购买了一套住房；{_day(held.sold)}，{pronoun}{rule.sell}这套住房，"
             f"{_status(only, pronoun)}。{person}{said}{fact.subject}。（　）"
         )
-        analysis = f"{self._lead(fact)}{person}{self._reasoning(fact, rule, held, only)}。"
+        analysis = f"{rule_lead(fact)}{person}{self._reasoning(fact, rule, held, only)}。"
         truth = held.meets and only
         return O.judge([fact.id], stem, truth, analysis, [fact.source], difficulty=0.55)
 
@@ -140,7 +136,7 @@ class OnlyHome:
             stem,
             O.arrange(choices, rng),
             [fact.source],
-            lead=self._lead(fact),
+            lead=rule_lead(fact),
             difficulty=0.6,
         )
 
