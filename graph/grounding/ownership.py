@@ -60,10 +60,7 @@ def holding_case(statement: Statement, facts: Sequence[Fact]) -> FactCheck | Non
             continue
         negated = bool(re.search(rf"不(?:能|得|可以)?{re.escape(bare(fact.subject))}", said))
         meets = inside(years, bound) and (only or not needs_only)
-        condition = fact.condition.strip("，。；")
-        if meets != negated:
-            found.append(FactCheck("supported", f"案例中的住房符合“{condition}”的条件", fact))
-        else:
-            found.append(FactCheck("contradicted", f"案例中的住房不符合“{condition}”的条件", fact))
+        reason = f"案例中的住房{'符合' if meets else '不符合'}“{fact.condition.strip('，。；')}”的条件"
+        found.append(FactCheck("supported" if meets != negated else "contradicted", reason, fact))
     verdicts = {check.verdict for check in found}
     return found[0] if len(verdicts) == 1 else None
