@@ -109,6 +109,27 @@ def test_a_rule_for_sales_below_the_bound_is_true_for_a_sale_before_the_annivers
         assert written.draft.answer == ("A" if truth else "B"), written.draft.stem
 
 
+def test_a_sellers_bare_holding_bound_is_told_as_a_sale_and_the_critic_reads_its_dates():
+    """ "卖方持有不满2年的，缴纳增值税及附加" names no home and no sale; the seller sells a home. The critic
+    reads the dates against the bound: the right key is signed, the flipped one rejected."""
+    text = "卖方持有不满2年的，缴纳增值税及附加。"
+    _, facts, piece = _fact(text)
+    library = SimpleNamespace(knowledge=KnowledgeIndex([piece]), facts=facts)
+    truths = set()
+    for seed in range(8):
+        written = _write(text, "judge", seed)
+        assert written is not None
+        truth = not _held_two_years(*_dates(written.draft.stem))
+        assert written.draft.answer == ("A" if truth else "B"), written.draft.stem
+        truths.add(truth)
+        question = write_question({"draft": written.draft.model_dump(), "qtype": "judge"}, piece, "flexible")
+        assert ground_question(question, piece, library).issues(strict=True) == [], question.stem
+        flipped = question.model_copy(update={"answer": ["B" if truth else "A"]})
+        assert ground_question(flipped, piece, library).issues(strict=True), question.stem
+    assert truths == {True, False}
+    assert _write("卖方持有满2年的，直接以成交价为计税依据。", "judge", 1) is None  # a sum of someone else's
+
+
 def test_a_rule_in_force_from_a_date_dates_its_sales_from_then_on():
     text = "自2026年1月1日起，个人将购买2年以上（含2年）的住房对外销售的，免征增值税。"
     for seed in range(8):

@@ -15,7 +15,9 @@ from graph.grounding.book import Passage, SourceBook
 from graph.grounding.classes import classification
 from graph.grounding.compare import REVERSE_ALIGN, Claim, ClauseCheck, Verdict, check_clause, window
 from graph.grounding.complete import completeness
+from graph.grounding.deadlines import deadline
 from graph.grounding.duties import duty_in_case
+from graph.grounding.ownership import holding_case
 from graph.grounding.parties import bearer
 from graph.grounding.statements import Statement
 from graph.grounding.steps import next_step
@@ -24,7 +26,17 @@ from graph.grounding.typed import category, membership
 from retrieval.facts import Fact
 
 # The checks on the compiled facts' structure, tried in turn before the sentences.
-CHECKS = (membership, category, classification, next_step, completeness, bearer, duty_in_case)
+CHECKS = (
+    membership,
+    category,
+    classification,
+    next_step,
+    completeness,
+    holding_case,
+    deadline,
+    bearer,
+    duty_in_case,
+)
 # Sentences examined per clause and scope, best bigram matches first.
 CANDIDATES = 4
 # A contradiction is only believed from a sentence about as close to the statement as the closest one

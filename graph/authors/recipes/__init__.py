@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from graph.authors.recipes import (
     conduct,
+    deadline,
     definition,
     duty,
     enumeration,
     holding,
     missing,
     next_step,
+    only_home,
     situation,
     statements,
     table,
@@ -35,6 +37,8 @@ MIMIC = Mimic()
 SCENARIO = Scenario()
 CASES: tuple[Recipe, ...] = (
     holding.RECIPE,
+    only_home.RECIPE,
+    deadline.RECIPE,
     missing.RECIPE,
     next_step.RECIPE,
     situation.RECIPE,
@@ -42,6 +46,8 @@ CASES: tuple[Recipe, ...] = (
 )
 RECIPES: tuple[Recipe, ...] = (
     holding.RECIPE,
+    only_home.RECIPE,
+    deadline.RECIPE,
     missing.RECIPE,
     next_step.RECIPE,
     situation.RECIPE,

@@ -45,6 +45,10 @@ _BOUND_NOTE = re.compile(r"^[（(]含[^）)]*[）)]")
 _OPEN_LOWER = ("超过", "高于", "多于", ">", "＞")
 _CLOSED_UPPER = ("不超过", "以下", "以内", "之内", "≤")
 _MODAL = ("可以", "应当", "有权", "必须", "不得")
+# A seller named before a bare holding bound ("卖方持有不满2年的"): the rule is of a home's sale.
+_SELLERS = ("卖方", "出售人", "出卖人", "售房人")
+# A consequence said of a party outright ("缴纳增值税及附加"), not a clause about some other sum.
+_VERDICTS = ("缴纳", "免征", "征收", "不征", "应当", "需要", "无需", "可以")
 
 
 @dataclass(frozen=True)
@@ -106,7 +110,7 @@ def sale_of(fact: Fact) -> Sale | None:
     bound: Bound = found[0]
     before = _strip_party(condition[: bound.start])
     after = _BOUND_NOTE.sub("", condition[bound.end :])
-    home, sell = _parts(before, after)
+    home, sell = _parts(before, after) if after else _sold(condition[: bound.start], fact.subject)
     if not home or not sell or not home.endswith(_HOMES):
         return None
     span = condition[bound.start : bound.end]
@@ -137,6 +141,22 @@ def _parts(before: str, after: str) -> tuple[str, str]:
     if bool(tail) == bool(sell) or not _OBJECT.fullmatch(home):
         return "", ""
     return home, sell or tail
+
+
+def _sold(before: str, subject: str) -> tuple[str, str]:
+    """(home, sale verb) of a seller's bare holding bound ("卖方持有不满2年的，缴纳增值税及附加"): the seller
+    sells a home, and the consequence is one the seller bears."""
+    if before.removeprefix("将") not in (f"{party}持有" for party in _SELLERS):
+        return "", ""
+    return ("住房", "出售") if subject.startswith(_VERDICTS) else ("", "")
+
+
+def rule_lead(fact: Fact) -> str:
+    """The rule as the textbook words it: a condition closes with 的 only where the source closes it so
+    ("…的住房对外销售的，免征增值税", but "…持有2年以上（含2年）的住房，免征增值税")."""
+    condition = fact.condition.strip().rstrip("，,。；;").removesuffix("的")
+    closing = "的" if f"{condition}的" in fact.source else ""
+    return f"教材规定，{condition}{closing}，{fact.subject}。"
 
 
 def _shift(day: dt.date, months: int, day_of: int) -> dt.date:
@@ -199,10 +219,6 @@ class Holding:
         past, before = ["exact", "over"] if sale.exact else ["over"], ["short", "under"]
         return (past, before) if sale.lower else (before, past)
 
-    def _lead(self, fact: Fact, sale: Sale) -> str:
-        condition = fact.condition.strip().rstrip("，,。；;").removesuffix("的")
-        return f"教材规定，{condition}的，{fact.subject}。"
-
     def _judge(self, fact: Fact, sale: Sale, brief: Brief) -> Written | None:
         rng = brief.rng
         meets, misses = self._kinds(sale)
@@ -214,7 +230,7 @@ class Holding:
             f"{_day(held.bought)}，{person}购买了一套{sale.home}；{_day(held.sold)}，{pronoun}"
             f"{sale.sell}这套{sale.home}时{fact.subject}。（　）"
         )
-        analysis = f"{self._lead(fact, sale)}{person}{_reasoning(sale, held, fact.subject)}。"
+        analysis = f"{rule_lead(fact)}{person}{_reasoning(sale, held, fact.subject)}。"
         return O.judge([fact.id], stem, held.meets, analysis, [fact.source], difficulty=0.5)
 
     def _choice(self, fact: Fact, sale: Sale, brief: Brief) -> Written | None:
@@ -252,7 +268,7 @@ class Holding:
             stem,
             O.arrange(choices, rng),
             [fact.source],
-            lead=self._lead(fact, sale),
+            lead=rule_lead(fact),
             difficulty=0.55,
         )
 
