@@ -12,7 +12,6 @@ calculation question always comes with the finance node's own calculator run in 
 from __future__ import annotations
 
 from graph.authors.recipes import (
-    conduct,
     deadline,
     definition,
     duty,
@@ -25,7 +24,6 @@ from graph.authors.recipes import (
     statements,
     table,
     threshold,
-    trigger,
 )
 from graph.authors.recipes.base import Recipe
 from graph.authors.recipes.calculation import CalculationRecipe
@@ -57,12 +55,9 @@ RECIPES: tuple[Recipe, ...] = (
     table.RECIPE,
     threshold.RECIPE,
     SCENARIO,
-    trigger.RECIPE,
     MIMIC,
     statements.RECIPE,
-    conduct.RECIPE,
-    conduct.RECIPE_JUDGE,
 )
-FALLBACK: tuple[Recipe, ...] = (SCENARIO, trigger.RECIPE, MIMIC, conduct.RECIPE, conduct.RECIPE_JUDGE)
+FALLBACK: tuple[Recipe, ...] = (SCENARIO, MIMIC)
 
 __all__ = ["CALCULATION", "CASES", "FALLBACK", "MIMIC", "RECIPES", "Recipe"]

@@ -105,8 +105,8 @@ class Mimic:
             if example.qtype != brief.task.qtype or shape is None:
                 continue
             modal = shape.kind == "modal" and fact.kind == "modal"
-            if modal and shape.case == wanted_case and not _asks(example, fact):
-                written = modal_judge(fact, brief, truth=bool(shape.truth), flexible=shape.case)
+            if modal and not shape.case and not wanted_case and not _asks(example, fact):
+                written = modal_judge(fact, truth=bool(shape.truth))
             elif shape.kind == "calculation" and fact.kind == "example" and fact.calculator:
                 field = _asked_field(fact, shape.asked)
                 written = field and calculation_question(fact, brief, field=field, truth=shape.truth)

@@ -1,10 +1,7 @@
-"""Modal rule → judge. 严谨: the textbook's rule as one sentence, true or with its modal turned into the
-opposite (应当 → 无需, 不得 → 可以). 灵活: the rule's condition told as a case — its parties named, a bounded
-figure made concrete — and a statement about what the named party must, may or must not do. A rule without
-a condition has no case to tell and is declined here (`conduct.ActJudge` may still tell it as an act).
-
-Only the sentence's own words are used, so the recipe is subject-neutral: a rule whose condition names no
-party and no figure cannot be told as a case, and the recipe declines rather than paste a name before it.
+"""Modal rule → 严谨 judge: the textbook's rule as one sentence, true or with its modal turned into the
+opposite (应当 → 无需, 不得 → 可以). A 灵活 rule is told as a case by `duty` and `situation`, which use
+`named` and `rule_of` from here; this recipe is never asked for 灵活, since a rule with a name pasted before
+it is a fixed frame that examiners strike.
 """
 
 from __future__ import annotations
@@ -15,7 +12,6 @@ from dataclasses import dataclass
 from graph.authors import scenes
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
-from graph.authors.recipes.threshold import bounds, case_value, concrete
 from retrieval.facts import Fact, FactKind
 from vocabulary.kinds import QuestionType
 
@@ -55,8 +51,6 @@ _NOUN_PHRASE = re.compile(r"的[\u4e00-\u9fff]{1,6}$")
 # A lead-in before a colon that limits the rule to a period or a place ("在2024年12月1日前，四市另有规定："):
 # the rule read without it would claim what holds only there.
 _SCOPED = re.compile(r"\d{4}年|另有|[前后]，|以前|以后|期间")
-# A case's consequence must say what is done: "可以免征" of what is left for the reader to guess.
-_CASE_CONSEQUENCE_MIN = 4
 
 
 @dataclass(frozen=True)
@@ -162,51 +156,12 @@ def named(text: str, parties: dict[str, scenes.Party], introduced: set[str]) -> 
     return re.sub(pattern, swap, text) if pattern else text
 
 
-def _concrete_condition(condition: str, brief: Brief) -> tuple[str, bool]:
-    """The condition with its first bounded figure made one that meets it ("持有不满2年" → "持有1年")."""
-    found = bounds(condition)
-    value = case_value(found[0], meets=True) if found else None
-    if value is None:
-        return condition, False
-    return concrete(condition, found[0], value), True
-
-
-def flexible_judge(rule: Rule, truth: bool, brief: Brief) -> Told | None:
-    """The condition as a case about named parties, then what the rule makes of it. Declines when nothing
-    can be made concrete: a case needs a person named in its condition, and a second party or a figure."""
-    if not rule.condition or len(rule.consequence) < _CASE_CONSEQUENCE_MIN or has_modal(rule.condition):
-        return None  # a condition holding a rule of its own would state that rule of the named people
-    condition, figured = _concrete_condition(rule.condition, brief)
-    roles = scenes.roles_in(f"{condition}，{rule.subject}{rule.consequence}")
-    in_case = [role for role in scenes.roles_in(condition) if role not in scenes.ORGANISATIONS]
-    if not in_case or (len(roles) < 2 and not figured):
-        return None
-    modal = rule.written if truth else contradiction(rule)
-    if modal is None:
-        return None
-    parties = scenes.cast(roles, brief.rng)
-    introduced: set[str] = set()
-    case = named(condition, parties, introduced)
-    subject = named(rule.subject, parties, introduced) if rule.subject else parties[roles[0]].name
-    consequence = named(rule.consequence, parties, introduced)
-    then = "" if rule.condition.endswith(_CONDITION_ENDS) else "则"
-    stem = f"{case}，{then}{subject}{modal}{consequence}。（　）"
-    stated = f"按照规定，{rule.sentence()}。本案正属于这种情形，"
-    if truth:
-        return Told(stem, True, f"{stated}题干的说法正确。")
-    return Told(stem, False, f"{stated}{subject}{rule.written}{consequence}，题干的说法错误。")
-
-
-def modal_judge(fact: Fact, brief: Brief, *, truth: bool, flexible: bool) -> Written | None:
+def modal_judge(fact: Fact, *, truth: bool) -> Written | None:
     rule = rule_of(fact)
-    if rule is None:
-        return None
-    told = flexible_judge(rule, truth, brief) if flexible else strict_judge(rule, truth)
+    told = strict_judge(rule, truth) if rule is not None else None
     if told is None:
         return None
-    return O.judge(
-        [fact.id], told.stem, told.truth, told.analysis, [fact.source], difficulty=0.4 if flexible else 0.3
-    )
+    return O.judge([fact.id], told.stem, told.truth, told.analysis, [fact.source], difficulty=0.3)
 
 
 class Scenario:
@@ -218,7 +173,4 @@ class Scenario:
         if brief.task.qtype != "judge":
             return None
         truth = brief.rng.random() < 0.5
-        flexible = brief.task.mode == "flexible"
-        return modal_judge(fact, brief, truth=truth, flexible=flexible) or modal_judge(
-            fact, brief, truth=not truth, flexible=flexible
-        )
+        return modal_judge(fact, truth=truth) or modal_judge(fact, truth=not truth)
