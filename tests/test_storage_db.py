@@ -127,27 +127,30 @@ async def test_a_write_waits_for_another_process_without_blocking_the_loop(
     event loop keeps running meanwhile, and the write lands once the lock is released."""
     other = sqlite3.connect(db_path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
-    ticks = 0
+    turned = asyncio.Event()
 
     async def ticking() -> None:
-        nonlocal ticks
-        while True:
+        for _ in range(5):
             await asyncio.sleep(0.01)
-            ticks += 1
+        turned.set()
 
-    async def release_later() -> None:
-        await asyncio.sleep(0.3)
+    async def release_once_the_loop_turned() -> None:
+        # Released only after the loop has turned while the write waits: a write that blocked the loop
+        # would never see the lock released and would give up instead of landing.
+        await turned.wait()
         other.execute("COMMIT")
 
     ticker = asyncio.create_task(ticking())
-    releaser = asyncio.create_task(release_later())
+    releaser = asyncio.create_task(release_once_the_loop_turned())
     try:
         await store.users.upsert(7, "Waiting Learner", None)
     finally:
         ticker.cancel()
-        await releaser
+        releaser.cancel()
+        if other.in_transaction:
+            other.execute("ROLLBACK")
         other.close()
-    assert ticks >= 5, "the event loop kept turning while the write waited for the lock"
+    assert turned.is_set()
     assert await store.users.get_locale(7) is None
     with sqlite3.connect(db_path) as conn:
         assert conn.execute("SELECT name FROM users WHERE id = 7").fetchone() == ("Waiting Learner",)
