@@ -15,7 +15,7 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
 import handlers
-from engines.clock import POSTS_PER_WINDOW, Pace
+from engines.clock import POSTS_PER_WINDOW, Clock, Pace, WallClock
 from engines.metrics import Metrics
 from engines.state import KEY, BotState
 from graph.service import GenerationService
@@ -52,9 +52,14 @@ def load_checked_sources(settings: Settings) -> Sources:
 
 
 def build_application(
-    settings: Settings, token: str, metrics: Metrics | None = None, pace: Pace | None = None
+    settings: Settings,
+    token: str,
+    metrics: Metrics | None = None,
+    pace: Pace | None = None,
+    clock: Clock | None = None,
 ) -> Application:
-    """`pace`: the timing of timed rounds and group posts; tests pass a shrunk one."""
+    """`pace`: the timing of timed rounds and group posts; tests pass a shrunk one. `clock`: the time the
+    engines and the store go by; tests move it forward (a review coming due) instead of waiting."""
     pace = pace or Pace()
     base = settings.telegram.base_url.rstrip("/")
     file_base = base[: -len("/bot")] + "/file/bot" if base.endswith("/bot") else base + "/file"
@@ -74,7 +79,9 @@ def build_application(
         .concurrent_updates(True)
         .build()
     )
-    application.bot_data[KEY] = BotState(settings=settings, metrics=metrics or Metrics(), pace=pace)
+    application.bot_data[KEY] = BotState(
+        settings=settings, metrics=metrics or Metrics(), pace=pace, clock=clock or WallClock()
+    )
     handlers.register(application)
     return application
 
@@ -83,7 +90,9 @@ async def open_services(application: Application) -> None:
     found = state(application)
     settings = found.settings
     # The store first: a bad file is found in milliseconds, before the sources and the graph are built.
-    store = await Store.open(settings.storage.database, synchronous=settings.storage.synchronous)
+    store = await Store.open(
+        settings.storage.database, synchronous=settings.storage.synchronous, clock=found.clock.now
+    )
     try:
         sources = load_checked_sources(settings)
         generation = await GenerationService.open(settings, sources=sources)

@@ -1,5 +1,5 @@
-"""Session controls: /cancel, /stop, the retry button after a failed generation, "another round", and
-👍/👎 votes on delivered questions."""
+"""Session controls: /cancel, /stop, the retry button after a failed generation, the results card's
+再来一轮 and 换设置, and 👍/👎 votes on delivered questions."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from telegram.ext import ContextTypes
 from engines.i18n import text
 from handlers.context import acknowledge, remember, state
 from handlers.feedback import ask_reason
-from handlers.sessions import schedule_next, stop_session
+from handlers.sessions import repeat_session, schedule_next, stop_session
 from handlers.setup import cancel_setup, quiz
 from vocabulary import callbacks
 
@@ -45,6 +45,17 @@ async def retry(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await acknowledge(query)
     await query.edit_message_reply_markup(None)
     schedule_next(context.application, session_id)
+
+
+async def repeat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    locale = await remember(update, context)
+    (session_id,) = callbacks.REPEAT.parse(query.data)
+    if not await repeat_session(context.application, session_id, query.from_user.id, locale):
+        await acknowledge(query, text(locale, "stale_button"))
+        return
+    await acknowledge(query)
+    await query.edit_message_reply_markup(None)
 
 
 async def again(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

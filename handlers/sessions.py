@@ -15,12 +15,16 @@ from dataclasses import dataclass, field
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.ext import Application, ContextTypes
 
-from engines.i18n import text
+from engines.i18n import plural, text
+from engines.sessions import question_key, question_type, results_card
 from engines.state import BotState
 from graph.service import Progress, Result
 from handlers.context import state
 from handlers.polls import answer_feedback, post_quiz
 from handlers.status import StatusMessage
+from progress.preferences import learner_zone
+from progress.review import due_questions, outlook, record_answer
+from progress.summary import outlook_text
 from retrieval.sampler import NoSlicesError
 from storage.deliveries import Delivery
 from storage.questions import QuestionVersion
@@ -30,7 +34,6 @@ from vocabulary import callbacks
 from vocabulary.records import GenerationRequest
 
 log = logging.getLogger(__name__)
-MIXED_ORDER = ("single", "judge", "multi")
 
 
 @dataclass
@@ -59,10 +62,6 @@ def _lock(app: Application, session_id: int) -> asyncio.Lock:
     return lock
 
 
-def question_type(settings: QuizSettings, position: int) -> str:
-    return MIXED_ORDER[(position - 1) % len(MIXED_ORDER)] if settings.qtype == "mixed" else settings.qtype
-
-
 async def generate_with_progress(found: BotState, pending: Pending) -> Result:
     """Run one generation, keeping its progress events (and showing them if a status message is attached)
     and counting it in the metrics."""
@@ -79,11 +78,6 @@ async def generate_with_progress(found: BotState, pending: Pending) -> Result:
     found.metrics.latency.observe(result.seconds)
     found.metrics.model_calls.inc(result.usage.get("model_calls", 0))
     return result
-
-
-def question_key(session_id: int, position: int) -> str:
-    """One generation thread per place of a session, so a restart finds the question it was writing."""
-    return f"s{session_id}q{position}"
 
 
 async def _start_generation(
@@ -171,6 +165,9 @@ async def deliver_next(app: Application, session_id: int, above: Message | None 
             return
         if await _count_sent(app, found, session, position):
             return
+        if session.settings.source == "review":
+            await _deliver_stored(app, found, session, position, locale)
+            return
         # The pending entry stays in the table until its result is used, so /cancel and /stop can cancel it.
         pending = _pending(app).get((session_id, position))
         try:
@@ -212,7 +209,11 @@ async def _count_sent(app: Application, found: BotState, session: Session, posit
     if not any(d.position == position for d in await found.store.deliveries.for_session(session.id)):
         return False
     await found.store.sessions.advance(session.id)
-    if position < session.settings.count and (session.id, position + 1) not in _pending(app):
+    if (
+        session.settings.source == "generated"
+        and position < session.settings.count
+        and (session.id, position + 1) not in _pending(app)
+    ):
         await _start_generation(app, found, session, position + 1)
     return True
 
@@ -252,6 +253,26 @@ async def _deliver(
         await app.bot.send_message(session.chat_id, text(locale, "flagged_note"))
 
 
+async def _deliver_stored(
+    app: Application, found: BotState, session: Session, position: int, locale: str
+) -> None:
+    """A review session's next question: the stored version chosen when it started, sent as it is."""
+    version = await found.store.questions.version(session.settings.versions[position - 1])
+    await post_quiz(
+        app.bot,
+        found.store,
+        session.chat_id,
+        version.question,
+        locale,
+        version_id=version.id,
+        kind="private",
+        label=f"{position}/{session.settings.count} ",
+        session_id=session.id,
+        position=position,
+    )
+    await found.store.sessions.advance(session.id)
+
+
 async def _stored(found: BotState, thread_id: str, result: Result) -> QuestionVersion | None:
     """The version of this result stored before a restart, if the crash came after storing it."""
     stored = await found.store.questions.by_thread(thread_id)
@@ -273,6 +294,7 @@ async def grade_private_answer(
     recorded = await found.store.attempts.record(delivery.id, user_id, option_ids)
     if not recorded.new:
         return
+    await record_answer(found.store, recorded.attempt)
     locale = await found.store.users.get_locale(user_id) or found.settings.locale.default
     version = await found.store.questions.version(delivery.version_id)
     feedback = answer_feedback(
@@ -292,25 +314,73 @@ async def grade_private_answer(
 async def finish_session(
     app: Application, session_id: int, locale: str, explanation: str = "", reply_to: int | None = None
 ) -> bool:
-    """End the session with its score, under the last answer's `explanation` when there is one. False if
-    it had already ended."""
+    """End the session with its results card, under the last answer's `explanation` when there is one.
+    False if it had already ended."""
     found: BotState = state(app)
     session = await found.store.sessions.get(session_id)
     if session is None or not await found.store.sessions.finish(session_id):
         return False
-    score = await found.store.sessions.score(session_id)
-    again = InlineKeyboardMarkup(
-        [[InlineKeyboardButton(text(locale, "again"), callback_data=callbacks.AGAIN.build())]]
+    buttons = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(text(locale, "again"), callback_data=callbacks.REPEAT.build(session_id)),
+                InlineKeyboardButton(text(locale, "results_review"), callback_data=callbacks.REVIEW.build()),
+                InlineKeyboardButton(text(locale, "results_settings"), callback_data=callbacks.AGAIN.build()),
+            ]
+        ]
     )
     asked = (await found.store.sessions.get(session_id)).position  # a stopped session counts what it asked
-    result = text(locale, "session_finished", right=score.correct, total=asked)
+    result = results_card(
+        locale,
+        await found.store.deliveries.for_session(session_id),
+        await found.store.attempts.for_session(session_id),
+        asked,
+    )
     await app.bot.send_message(
         session.chat_id,
         f"{explanation}\n\n{result}" if explanation else result,
-        reply_markup=again,
+        reply_markup=buttons,
         reply_parameters=ReplyParameters(reply_to) if reply_to else None,
     )
     return True
+
+
+async def repeat_session(app: Application, session_id: int, user_id: int, locale: str) -> bool:
+    """再来一轮: a new session with a finished one's settings, no dialogue. A review session is repeated
+    as /review (what is due now), not as the same questions. False if the session is not the user's."""
+    found: BotState = state(app)
+    done = await found.store.sessions.get(session_id)
+    if done is None or done.user_id != user_id:
+        return False
+    if done.settings.source == "review":
+        await start_review(app, done.chat_id, user_id, locale)
+        return True
+    session = await found.store.sessions.create(done.chat_id, user_id, done.settings)
+    above = await app.bot.send_message(
+        done.chat_id, text(locale, "repeat_started", number=1, count=done.settings.count)
+    )
+    schedule_next(app, session.id, above)
+    return True
+
+
+async def start_review(app: Application, chat_id: int, user_id: int, locale: str) -> None:
+    """错题重练: the learner's due questions as a session of their own (each as its latest version, so a
+    published revision replaces what was missed), or when the next one comes due."""
+    found: BotState = state(app)
+    due = await due_questions(found.store, user_id)
+    if not due:
+        zone = learner_zone(await found.store.preferences.get(user_id))
+        await app.bot.send_message(chat_id, outlook_text(await outlook(found.store, user_id), locale, zone))
+        return
+    versions = tuple(d.version.id for d in due)
+    chosen = QuizSettings(count=len(versions), source="review", versions=versions)
+    session = await found.store.sessions.create(chat_id, user_id, chosen)
+    revised = sum(d.revised for d in due)
+    intro = plural(locale, "review_started", len(versions))
+    if revised:
+        intro = f"{intro}\n{plural(locale, 'review_revised', revised)}"
+    above = await app.bot.send_message(chat_id, intro)
+    schedule_next(app, session.id, above)
 
 
 def schedule_next(app: Application, session_id: int, above: Message | None = None) -> None:

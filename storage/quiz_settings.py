@@ -12,20 +12,23 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from storage.errors import InvalidValueError, SchemaError, check_choice
-from vocabulary.kinds import MODES, QUIZ_TYPES, Mode, QuizType
+from vocabulary.kinds import MODES, QUESTION_SOURCES, QUIZ_TYPES, Mode, QuestionSource, QuizType
 
 MAX_COUNT = 100
 
 
 @dataclass(frozen=True)
 class QuizSettings:
-    """`chapters`: (篇, 章) pairs, empty for all of them; `calculation_only` is the 仅计算类 shortcut."""
+    """`chapters`: (篇, 章) pairs, empty for all of them; `calculation_only` is the 仅计算类 shortcut.
+    `versions`: for a review session, the stored question versions it serves, in order."""
 
     chapters: tuple[tuple[str, ...], ...] = field(default_factory=tuple)
     qtype: QuizType = "mixed"
     mode: Mode = "strict"
     count: int = 5
     calculation_only: bool = False
+    source: QuestionSource = "generated"
+    versions: tuple[int, ...] = field(default_factory=tuple)
 
     def __post_init__(self) -> None:
         chapters = self.chapters
@@ -45,6 +48,12 @@ class QuizSettings:
             raise InvalidValueError(f"count: {self.count!r} is not a whole number from 1 to {MAX_COUNT}")
         if not isinstance(self.calculation_only, bool):
             raise InvalidValueError(f"calculation_only: {self.calculation_only!r} is not true or false")
+        check_choice("source", self.source, QUESTION_SOURCES)
+        if not isinstance(self.versions, list | tuple) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in self.versions
+        ):
+            raise InvalidValueError(f"versions: {self.versions!r} is not a list of question version ids")
+        object.__setattr__(self, "versions", tuple(self.versions))
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False)

@@ -11,7 +11,7 @@ from telegram.ext import Application
 
 from bot.app import build_application, running
 from emulator import EmulatorClient, EmulatorOptions, EmulatorServer
-from engines.clock import Pace
+from engines.clock import Clock, Pace
 from settings import Settings, load_settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,10 +28,11 @@ def bot_settings(folder: Path, base_url: str) -> Settings:
 
 @asynccontextmanager
 async def bot_running(
-    emulator: EmulatorServer, settings: Settings, pace: Pace | None = None
+    emulator: EmulatorServer, settings: Settings, pace: Pace | None = None, clock: Clock | None = None
 ) -> AsyncIterator[Application]:
-    """`pace`: shrunk round and posting times (testkit.roundharness.quick_pace)."""
-    application = build_application(settings, emulator.token, pace=pace)
+    """`pace`: shrunk round and posting times (testkit.roundharness.quick_pace); `clock`: a time a test
+    moves forward."""
+    application = build_application(settings, emulator.token, pace=pace, clock=clock)
     async with running(application):
         await application.updater.start_polling(poll_interval=0.0, timeout=1)
         yield application

@@ -65,7 +65,7 @@ async def test_a_round_is_graded_explained_and_scored(tmp_path: Path, qtype: str
                 assert quiz.poll.question.startswith(f"{number + 1}/5 ")
                 assert len(poll.explanation) <= 200
                 if qtype == "judge":
-                    assert poll.options == ("正确", "错误")
+                    assert poll.options == ("A. 正确", "B. 错误")
                 if qtype == "multi":
                     assert len(poll.correct_option_ids) >= 2
                 answer = list(poll.correct_option_ids) if number % 2 == 0 else wrong_choice(poll)
@@ -97,7 +97,7 @@ async def test_mixed_round_cycles_types_and_the_next_question_is_ready(tmp_path:
         await client.vote(bob, first, list(first.poll.correct_option_ids))
         second = await client.wait_for_poll(bob, timeout=20)
     assert len(first.poll.correct_option_ids) == 1 and not first.poll.allows_multiple_answers
-    assert second.poll.options == ("正确", "错误")
+    assert second.poll.options == ("A. 正确", "B. 错误")
 
 
 async def test_an_answer_after_a_restart_still_counts(tmp_path: Path):

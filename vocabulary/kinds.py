@@ -15,6 +15,10 @@ QUIZ_TYPES: tuple[QuizType, ...] = get_args(QuizType)
 Mode = Literal["strict", "flexible"]
 MODES: tuple[Mode, ...] = get_args(Mode)
 
+# Where a private session's questions come from: written now, the learner's due 错题 (/review), or the bank.
+QuestionSource = Literal["generated", "review", "past_papers"]
+QUESTION_SOURCES: tuple[QuestionSource, ...] = get_args(QuestionSource)
+
 # The quick reasons under a 👎, the same for a learner's report and an instructor's revision, so a report
 # can be handed to a revision as it is.
 FeedbackReason = Literal[
