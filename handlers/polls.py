@@ -1,4 +1,4 @@
-"""A canonical question as a Telegram quiz poll, within the Bot API's limits, and the answer feedback."""
+"""A canonical question as a Telegram quiz poll, within the Bot API's limits."""
 
 from __future__ import annotations
 
@@ -123,16 +123,3 @@ async def post_quiz(
         open_period=open_period,
     )
     return message, delivery
-
-
-def letters(indexes: list[int] | tuple[int, ...]) -> str:
-    return "".join(chr(65 + i) for i in sorted(indexes))
-
-
-def answer_feedback(locale: str, question: Question, chosen: tuple[int, ...], correct: bool) -> str:
-    head = (
-        text(locale, "answer_right") if correct else text(locale, "answer_wrong", answer=question.answer_text)
-    )
-    lines = [head, text(locale, "your_choice", choice=letters(chosen))]
-    lines.append(text(locale, "full_explanation", explanation=question.explanation))
-    return "\n".join(lines)
