@@ -35,12 +35,12 @@ async def start_session(
     """`summary`: the dialogue's message with the chosen settings, where the first status is written."""
     found = state(context)
     if chosen.source == "past_papers":
-        await _start_past_papers(found, chat_id, user_id, chosen)
+        await start_past_papers(found, chat_id, user_id, chosen)
         return
     await found.sessions.start(chat_id, user_id, chosen, shown(summary))
 
 
-async def _start_past_papers(found: BotState, chat_id: int, user_id: int, chosen: QuizSettings) -> None:
+async def start_past_papers(found: BotState, chat_id: int, user_id: int, chosen: QuizSettings) -> None:
     """真题练习: the bank's questions for the chosen chapters and type, stored as the chat's questions (so
     they are graded, counted and reviewed like any other) and fixed for the session when it starts."""
     locale = await found.sessions.locale(user_id)
@@ -102,7 +102,7 @@ async def repeat_session(app: Application, session_id: int, user_id: int, locale
         return True
     chosen = replace(done.settings, versions=())
     if chosen.source == "past_papers":
-        await _start_past_papers(found, done.chat_id, user_id, chosen)
+        await start_past_papers(found, done.chat_id, user_id, chosen)
         return True
     body = text(locale, "repeat_started", number=1, count=chosen.count)
     sent = await found.sessions.sender.text(done.chat_id, body)
