@@ -4,10 +4,9 @@ first update and close after the last, so a stopped bot leaves no connection or 
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from telegram import BotCommand
@@ -15,14 +14,15 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
 import handlers
-from engines.clock import POSTS_PER_WINDOW, Pace
+from engines.clock import POSTS_PER_WINDOW, Clock, Pace, WallClock
 from engines.metrics import Metrics
+from engines.sending import Sender
 from engines.state import KEY, BotState
 from graph.service import GenerationService
 from handlers.context import state
 from handlers.feedback import abandon_interrupted_revisions
 from handlers.reminders import rearm
-from handlers.sessions import resume_sessions
+from handlers.status import StatusMessage
 from handlers.telegram_sender import TelegramSender
 from retrieval.sources import Sources, load_sources
 from settings import Settings, StartupError
@@ -54,9 +54,16 @@ def load_checked_sources(settings: Settings) -> Sources:
 
 
 def build_application(
-    settings: Settings, token: str, metrics: Metrics | None = None, pace: Pace | None = None
+    settings: Settings,
+    token: str,
+    metrics: Metrics | None = None,
+    pace: Pace | None = None,
+    clock: Clock | None = None,
+    wrap_sender: Callable[[Sender], Sender] | None = None,
 ) -> Application:
-    """`pace`: the timing of timed rounds and group posts; tests pass a shrunk one."""
+    """`pace`: the timing of timed rounds and group posts; tests pass a shrunk one. `clock`: the time the
+    engines and the store go by; tests move it forward (a review coming due) instead of waiting.
+    `wrap_sender`: what the engines send through, around the Telegram sender (tests hold or fail a send)."""
     pace = pace or Pace()
     base = settings.telegram.base_url.rstrip("/")
     file_base = base[: -len("/bot")] + "/file/bot" if base.endswith("/bot") else base + "/file"
@@ -76,7 +83,13 @@ def build_application(
         .concurrent_updates(True)
         .build()
     )
-    application.bot_data[KEY] = BotState(settings=settings, metrics=metrics or Metrics(), pace=pace)
+    application.bot_data[KEY] = BotState(
+        settings=settings,
+        metrics=metrics or Metrics(),
+        pace=pace,
+        clock=clock or WallClock(),
+        wrap_sender=wrap_sender,
+    )
     handlers.register(application)
     return application
 
@@ -85,14 +98,23 @@ async def open_services(application: Application) -> None:
     found = state(application)
     settings = found.settings
     # The store first: a bad file is found in milliseconds, before the sources and the graph are built.
-    store = await Store.open(settings.storage.database, synchronous=settings.storage.synchronous)
+    store = await Store.open(
+        settings.storage.database, synchronous=settings.storage.synchronous, clock=found.clock.now
+    )
     try:
         sources = load_checked_sources(settings)
         generation = await GenerationService.open(settings, sources=sources)
     except BaseException:
         await store.close()
         raise
-    found.open(sources, generation, store, TelegramSender(application))
+    sender = TelegramSender(application)
+    found.open(
+        sources,
+        generation,
+        store,
+        found.wrap_sender(sender) if found.wrap_sender else sender,
+        lambda chat_id, locale, title, above: StatusMessage(application.bot, chat_id, locale, title, above),
+    )
     try:
         await application.bot.set_my_commands([BotCommand(name, about) for name, about in COMMANDS])
     except TelegramError as exc:
@@ -112,13 +134,7 @@ async def close_services(application: Application) -> None:
     if not found.running:
         return
     # Work still in flight would meet a closed store: stop it first (stored sessions resume on restart).
-    in_flight = [p.task for p in found.pending.values() if p.task is not None]
-    in_flight += list(found.session_tasks)
-    found.pending.clear()
-    found.session_tasks.clear()
-    for task in in_flight:
-        task.cancel()
-    await asyncio.gather(*in_flight, return_exceptions=True)
+    await found.sessions.close()
     await found.rounds.close()
     await found.generation.close()
     await found.store.close()
@@ -161,7 +177,7 @@ async def running(application: Application) -> AsyncIterator[Application]:
         try:
             await application.start()
             await abandon_interrupted_revisions(application)
-            resumed = await resume_sessions(application)
+            resumed = await state(application).sessions.resume()
             if resumed:
                 log.info("resumed %d round(s) that were waiting for a question", resumed)
             armed = await rearm(application)

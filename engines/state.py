@@ -4,8 +4,7 @@ reached through `handlers.context.state`; nothing else is kept there."""
 
 from __future__ import annotations
 
-import asyncio
-import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +13,7 @@ from engines.limits import DialogueLimit
 from engines.metrics import Metrics
 from engines.rounds import Rounds
 from engines.sending import Sender
+from engines.sessions import Sessions, StatusOpener
 from settings import Settings
 
 if TYPE_CHECKING:
@@ -26,26 +26,23 @@ KEY = "state"
 
 @dataclass
 class BotState:
-    """`sources`, `generation`, `store` and the `rounds` engine are set by `open` when the bot starts and
-    dropped by `close`: between the two the bot is `running`, and only then may an update be handled."""
+    """`sources`, `generation`, `store` and the `rounds` and `sessions` engines are set by `open` when the
+    bot starts and dropped by `close`: between the two the bot is `running`, and only then may an update
+    be handled."""
 
     settings: Settings
     metrics: Metrics = field(default_factory=Metrics)
     dialogues: DialogueLimit = field(default_factory=DialogueLimit)
     clock: Clock = field(default_factory=WallClock)
     pace: Pace = field(default_factory=Pace)
+    # Around the Telegram sender, when a test holds or fails what the engines send.
+    wrap_sender: Callable[[Sender], Sender] | None = None
     sources: Sources = field(init=False)
     generation: GenerationService = field(init=False)
     store: Store = field(init=False)
     rounds: Rounds = field(init=False)
+    sessions: Sessions = field(init=False)
     running: bool = False
-    # Questions being written for a place of a session, by (session id, position).
-    pending: dict[tuple[int, int], Any] = field(default_factory=dict)
-    # One lock per session while a delivery for it runs or waits.
-    session_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(
-        default_factory=weakref.WeakValueDictionary
-    )
-    session_tasks: set[asyncio.Task[None]] = field(default_factory=set)
     # Per-chat pacing of posts to groups and channels.
     pacers: dict[int, Any] = field(default_factory=dict)
     # Group administrators as Telegram last listed them: chat id -> (when, user ids).
@@ -53,12 +50,30 @@ class BotState:
     # Revisions being published, so a second tap does not publish twice.
     publishing: set[int] = field(default_factory=set)
 
-    def open(self, sources: Sources, generation: GenerationService, store: Store, sender: Sender) -> None:
+    def open(
+        self,
+        sources: Sources,
+        generation: GenerationService,
+        store: Store,
+        sender: Sender,
+        open_status: StatusOpener,
+    ) -> None:
+        """`open_status`: how the sessions engine shows a generation's live status (a Telegram message)."""
         self.sources, self.generation, self.store = sources, generation, store
         self.rounds = Rounds(store, sender, self.clock, self.pace, self.settings.locale.default)
+        self.sessions = Sessions(
+            store,
+            generation,
+            sender,
+            self.clock,
+            self.metrics,
+            open_status,
+            default_locale=self.settings.locale.default,
+            status_after=self.settings.telegram.status_after,
+        )
         self.running = True
 
     def close(self) -> None:
         self.running = False
-        for name in ("sources", "generation", "store", "rounds"):
+        for name in ("sources", "generation", "store", "rounds", "sessions"):
             self.__dict__.pop(name, None)

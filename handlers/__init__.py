@@ -23,6 +23,7 @@ from handlers import (
     groupstats,
     leaderboard,
     preferences,
+    review,
     revisions,
     roundprep,
     rounds,
@@ -87,6 +88,10 @@ def register(application: Application) -> None:
     application.add_handler(
         CallbackQueryHandler(revisions.preview_pressed, pattern=callbacks.PREVIEW.pattern)
     )
+    # Private sessions: the results card's 再来一轮 and 错题重练, and /review.
+    application.add_handler(CommandHandler("review", review.review))
+    application.add_handler(CallbackQueryHandler(controls.repeat, pattern=callbacks.REPEAT.pattern))
+    application.add_handler(CallbackQueryHandler(review.review_pressed, pattern=callbacks.REVIEW.pattern))
     application.add_handler(CallbackQueryHandler(basic.stale_button))
     application.add_handler(PollAnswerHandler(answers.poll_answer))
     application.add_handler(PollHandler(rounds.poll_closed))

@@ -11,7 +11,7 @@ from telegram.ext import ContextTypes
 
 from handlers.context import state
 from handlers.groups import record_answer
-from handlers.sessions import grade_private_answer
+from progress import review
 from storage.deliveries import Delivery
 from storage.errors import InvalidValueError
 
@@ -44,9 +44,11 @@ async def poll_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     await found.store.users.upsert(answer.user.id, answer.user.full_name, answer.user.username)
     try:
         if delivery.kind == "private":
-            await grade_private_answer(
-                context.application, delivery, answer.user.id, tuple(answer.option_ids)
-            )
+            recorded = await found.sessions.record(delivery, answer.user.id, tuple(answer.option_ids))
+            if recorded is not None:
+                # Every graded answer feeds 错题重练, before the reply: its buttons may be tapped at once.
+                await review.record_answer(found.store, recorded.attempt)
+                await found.sessions.answered(delivery, recorded.attempt)
         elif delivery.kind == "group":
             await record_answer(context.application, delivery, answer.user.id, tuple(answer.option_ids))
     except InvalidValueError as exc:

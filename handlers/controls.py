@@ -1,5 +1,5 @@
-"""Session controls: /cancel, /stop, the retry button after a failed generation, "another round", and
-👍/👎 votes on delivered questions."""
+"""Session controls: /cancel, /stop, the retry button after a failed generation, the results card's
+再来一轮 and 换设置, and 👍/👎 votes on delivered questions."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from telegram.ext import ContextTypes
 from engines.i18n import text
 from handlers.context import acknowledge, remember, state
 from handlers.feedback import ask_reason
-from handlers.sessions import schedule_next, stop_session
+from handlers.sessions import repeat_session
 from handlers.setup import cancel_setup, quiz
 from vocabulary import callbacks
 
@@ -17,8 +17,8 @@ from vocabulary import callbacks
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     locale = await remember(update, context)
     had_setup = cancel_setup(context)
-    had_session = await stop_session(
-        context.application, update.effective_chat.id, update.effective_user.id, finish=False
+    had_session = await state(context).sessions.stop(
+        update.effective_chat.id, update.effective_user.id, finish=False
     )
     key = "cancelled" if had_setup or had_session else "nothing_to_cancel"
     await update.effective_message.reply_text(text(locale, key))
@@ -27,8 +27,8 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     locale = await remember(update, context)
     cancel_setup(context)
-    stopped = await stop_session(
-        context.application, update.effective_chat.id, update.effective_user.id, finish=True
+    stopped = await state(context).sessions.stop(
+        update.effective_chat.id, update.effective_user.id, finish=True
     )
     if not stopped:
         await update.effective_message.reply_text(text(locale, "no_active_round"))
@@ -38,13 +38,22 @@ async def retry(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
     locale = await remember(update, context)
     (session_id,) = callbacks.RETRY.parse(query.data)
-    session = await state(context).store.sessions.get(session_id)
-    if session is None or session.status != "active" or session.user_id != query.from_user.id:
+    if not await state(context).sessions.retry(session_id, query.from_user.id):
         await acknowledge(query, text(locale, "stale_button"))
         return
     await acknowledge(query)
     await query.edit_message_reply_markup(None)
-    schedule_next(context.application, session_id)
+
+
+async def repeat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    locale = await remember(update, context)
+    (session_id,) = callbacks.REPEAT.parse(query.data)
+    if not await repeat_session(context.application, session_id, query.from_user.id, locale):
+        await acknowledge(query, text(locale, "stale_button"))
+        return
+    await acknowledge(query)
+    await query.edit_message_reply_markup(None)
 
 
 async def again(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

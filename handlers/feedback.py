@@ -25,12 +25,22 @@ from handlers.instructors import instructor_ids, is_instructor
 from handlers.polls import option_list
 from handlers.revisions import mark, pending_result, send_preview
 from handlers.status import StatusMessage
+from progress.pastpapers import KEY_PREFIX
+from storage import Store
 from storage.deliveries import Delivery
 from vocabulary import callbacks
 from vocabulary.kinds import FEEDBACK_REASONS
 
 log = logging.getLogger(__name__)
 COMMENT_KEY = "awaiting_comment"
+
+
+async def is_bank_question(store: Store, delivery: Delivery) -> bool:
+    """A past exam question from the bank (真题练习): the loop did not write it, so it has no thread to
+    revise; an instructor is told so instead of waiting for a revision that cannot come."""
+    version = await store.questions.version(delivery.version_id)
+    stored = await store.questions.get(version.question_id) if version else None
+    return stored is not None and stored.question_key.startswith(KEY_PREFIX)
 
 
 async def may_revise(context: ContextTypes.DEFAULT_TYPE, user_id: int, delivery: Delivery) -> bool:
@@ -64,6 +74,13 @@ async def ask_reason(update: Update, context: ContextTypes.DEFAULT_TYPE, locale:
     if delivery is None:
         return
     instructor = await may_revise(context, query.from_user.id, delivery)
+    if instructor and await is_bank_question(state(context).store, delivery):
+        await context.bot.send_message(
+            delivery.chat_id,
+            text(locale, "bank_question_no_revision"),
+            reply_parameters=ReplyParameters(delivery.message_id),
+        )
+        return
     button, prompt = (
         (callbacks.REASON_CHOSEN, "reason_prompt")
         if instructor
@@ -204,6 +221,9 @@ async def _revise(
     store = found.store
     locale = await store.users.get_locale(instructor_id) or found.settings.locale.default
     delivery = await store.deliveries.get(delivery_id)
+    if await is_bank_question(store, delivery):  # a learner's report of a past question, 修复 pressed
+        await app.bot.send_message(status_chat, text(locale, "bank_question_no_revision"))
+        return
     version = await store.questions.version(delivery.version_id)
     limit = found.settings.telegram.revision_limit
     title = text(locale, "revision_status", label=version.label, reason=text(locale, f"reason_{reason}"))

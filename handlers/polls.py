@@ -1,11 +1,11 @@
-"""A canonical question as a Telegram quiz poll, within the Bot API's limits, and the answer feedback."""
+"""A canonical question as a Telegram quiz poll, within the Bot API's limits."""
 
 from __future__ import annotations
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, Poll, ReplyParameters
 
 from engines.i18n import text
-from graph.format import STEM_LIMIT
+from graph.format import OPTION_LIMIT, STEM_LIMIT
 from storage import Store
 from storage.deliveries import Delivery, DeliveryKind
 from vocabulary import callbacks
@@ -27,6 +27,21 @@ def option_list(question: Question) -> str:
     return "\n".join(f"{chr(65 + i)}. {option}" for i, option in enumerate(question.options))
 
 
+def lettered_options(question: Question) -> tuple[list[str], bool]:
+    """The poll's options as "A. …", so they match the letters of "正确答案：C" and the explanations. The
+    letters can push an option over Telegram's limit: it is then shortened in the poll, and the second
+    value says the full options must be shown in a message first."""
+    lettered = [f"{chr(65 + i)}. {option}" for i, option in enumerate(question.options)]
+    if all(len(option) <= OPTION_LIMIT for option in lettered):
+        return lettered, False
+    return [o if len(o) <= OPTION_LIMIT else o[: OPTION_LIMIT - 1] + "…" for o in lettered], True
+
+
+def needs_intro(question: Question, label: str = "") -> bool:
+    """Whether the quiz goes out as two messages: the question in full, then the poll."""
+    return len(f"{label}{question.stem}") > STEM_LIMIT or lettered_options(question)[1]
+
+
 async def send_quiz(
     bot: Bot,
     chat_id: int,
@@ -40,9 +55,10 @@ async def send_quiz(
     reply_to: int | None = None,
 ) -> Message:
     """Send the quiz. A stem too long for a poll goes first as a message and the poll refers to it —
-    never a truncated stem."""
+    never a truncated stem; so do options the letters made too long (the poll keeps them shortened)."""
     stem = f"{label}{question.stem}"
-    if len(stem) > STEM_LIMIT:
+    options, _ = lettered_options(question)
+    if needs_intro(question, label):
         intro = await bot.send_message(
             chat_id,
             f"{stem}\n\n{option_list(question)}\n{text(locale, 'long_stem')}",
@@ -52,7 +68,7 @@ async def send_quiz(
     return await bot.send_poll(
         chat_id,
         question=stem,
-        options=question.options,
+        options=options,
         type=Poll.QUIZ,
         is_anonymous=anonymous,
         allows_multiple_answers=question.qtype == "multi",
@@ -107,16 +123,3 @@ async def post_quiz(
         open_period=open_period,
     )
     return message, delivery
-
-
-def letters(indexes: list[int] | tuple[int, ...]) -> str:
-    return "".join(chr(65 + i) for i in sorted(indexes))
-
-
-def answer_feedback(locale: str, question: Question, chosen: tuple[int, ...], correct: bool) -> str:
-    head = (
-        text(locale, "answer_right") if correct else text(locale, "answer_wrong", answer=question.answer_text)
-    )
-    lines = [head, text(locale, "your_choice", choice=letters(chosen))]
-    lines.append(text(locale, "full_explanation", explanation=question.explanation))
-    return "\n".join(lines)

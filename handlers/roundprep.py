@@ -11,11 +11,11 @@ from telegram.ext import Application, ContextTypes
 
 from engines.i18n import text
 from engines.rounds import LiveRound, RoundKind, question_key
+from engines.sessions import Pending, generate_with_progress, question_type
 from engines.state import BotState
 from graph.service import Result
 from handlers.context import acknowledge, remember, state
 from handlers.pacing import paced
-from handlers.sessions import Pending, generate_with_progress, question_type
 from handlers.status import StatusMessage
 from retrieval.sampler import NoSlicesError
 from storage.errors import ConflictError
@@ -119,7 +119,9 @@ async def _write_all(
     async def write(request: GenerationRequest) -> Result:
         nonlocal done
         async with gate:
-            result = await generate_with_progress(found, Pending(request=request, status=status))
+            result = await generate_with_progress(
+                found.generation, found.metrics, Pending(request=request, status=status)
+            )
         done += 1
         status.title = text(playing.locale, "round_preparing", done=done, count=len(requests))
         return result

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import time
 
-from telegram import Bot, Message
+from telegram import Bot
 from telegram.error import BadRequest
 
 from engines.i18n import text
+from engines.sessions import Shown
 from graph.service import Progress
 
 EDIT_INTERVAL = 1.0
@@ -36,26 +37,22 @@ def describe(locale: str, event: Progress) -> str:
     return text(locale, f"node_{node}", detail=detail)
 
 
-def can_adopt(message: Message | None) -> bool:
-    """Whether a status can be written under this message: plain text without buttons (an edit would drop
-    them), with room left under Telegram's length limit."""
-    return (
-        message is not None
-        and message.text is not None
-        and message.reply_markup is None
-        and len(message.text) + STATUS_ROOM <= MESSAGE_LIMIT
-    )
+def can_adopt(message: Shown | None) -> bool:
+    """Whether a status can be written under this plain message: with room left under Telegram's length
+    limit."""
+    return message is not None and len(message.text) + STATUS_ROOM <= MESSAGE_LIMIT
 
 
 class StatusMessage:
-    def __init__(self, bot: Bot, chat_id: int, locale: str, title: str, above: Message | None = None) -> None:
+    def __init__(self, bot: Bot, chat_id: int, locale: str, title: str, above: Shown | None = None) -> None:
         """`above`: the bot's last message in the chat; the status goes under its text if it can take it."""
         self.bot, self.chat_id, self.locale, self.title = bot, chat_id, locale, title
         self.lines: list[str] = []
-        self.message: Message | None = above if can_adopt(above) else None
-        self._head = f"{above.text}\n\n" if self.message is not None else ""
+        adopted = above if can_adopt(above) else None
+        self.message_id: int | None = adopted.message_id if adopted is not None else None
+        self._head = f"{adopted.text}\n\n" if adopted is not None else ""
         self._last_edit = 0.0
-        self._shown = self.message.text if self.message is not None else ""
+        self._shown = adopted.text if adopted is not None else ""
 
     def _render(self) -> str:
         return self._head + "\n".join([self.title, *(f"· {line}" for line in self.lines[-SHOWN_LINES:])])
@@ -63,9 +60,9 @@ class StatusMessage:
     async def open(self) -> None:
         """Send the status, or, under an adopted message, only start the clock: the first progress (within
         a second) or the close edits it, so a question ready soon after costs one edit."""
-        if self.message is None:
+        if self.message_id is None:
             self._shown = self._render()
-            self.message = await self.bot.send_message(self.chat_id, self._shown)
+            self.message_id = (await self.bot.send_message(self.chat_id, self._shown)).message_id
         self._last_edit = time.monotonic()
 
     async def add(self, event: Progress) -> None:
@@ -79,10 +76,10 @@ class StatusMessage:
 
     async def _flush(self) -> None:
         rendered = self._render()
-        if self.message is None or rendered == self._shown:
+        if self.message_id is None or rendered == self._shown:
             return
         try:
-            await self.message.edit_text(rendered)
+            await self.bot.edit_message_text(rendered, self.chat_id, self.message_id)
         except BadRequest as exc:
             if "not modified" not in str(exc).lower():
                 raise

@@ -10,9 +10,8 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import Application
 
 from engines.sending import Buttons, Refused, SendFailed, SentQuiz
-from graph.format import STEM_LIMIT
 from handlers.pacing import paced
-from handlers.polls import send_quiz, vote_keyboard
+from handlers.polls import needs_intro, send_quiz, vote_keyboard
 from vocabulary.records import Question
 
 
@@ -53,8 +52,8 @@ class TelegramSender:
         anonymous: bool,
         open_period: float | None,
     ) -> SentQuiz:
-        # send_quiz puts a stem too long for a poll in a message of its own first: two turns of the pacer.
-        messages = 2 if len(label + question.stem) > STEM_LIMIT else 1
+        # send_quiz may put the question in a message of its own first: two turns of the pacer.
+        messages = 2 if needs_intro(question, label) else 1
         try:
             async with paced(self.app, chat_id, messages):
                 message = await send_quiz(

@@ -16,13 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from storage import Store
 from storage.history import QuestionCount
+from vocabulary.kinds import Difficulty
 
-Level = Literal["easy", "medium", "hard"]
-LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
 EASY_AT_MOST = 0.3
 HARD_ABOVE = 0.6
 MIN_ANSWERS = 20
@@ -35,13 +33,13 @@ class Estimate:
     says whether they were counted (enough of them)."""
 
     value: float
-    level: Level
+    level: Difficulty
     answered: int
     correct: int
     observed: bool
 
 
-def level_of(value: float) -> Level:
+def level_of(value: float) -> Difficulty:
     if value <= EASY_AT_MOST:
         return "easy"
     return "hard" if value > HARD_ABOVE else "medium"

@@ -14,11 +14,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from graph.format import MAX_OPTIONS, OPTION_LIMIT, STEM_LIMIT, display_explanation, short_explanation
-from progress.difficulty import Level, estimate
+from progress.difficulty import estimate
 from retrieval.models import PATH_SEPARATOR, MotherQuestion
 from storage.questions import QuestionVersion, ServedKey
 from storage.quiz_settings import QuizType
 from storage.store import Store
+from vocabulary.kinds import Difficulty
 from vocabulary.records import GenerationRequest, Question
 
 KEY_PREFIX = "bank-"
@@ -141,7 +142,7 @@ class PastPapers:
         chapters: set[Chapter] | None,
         qtype: QuizType,
         calculation_only: bool = False,
-        difficulty: Level | None = None,
+        difficulty: Difficulty | None = None,
     ) -> int:
         """How many polls the selection holds: what a settings menu can offer at most."""
         return sum(len(u.questions) for u in self._select(chapters, qtype, calculation_only, difficulty))
@@ -156,7 +157,7 @@ class PastPapers:
         *,
         calculation_only: bool = False,
         seed: int | str = 0,
-        difficulty: Level | None = None,
+        difficulty: Difficulty | None = None,
     ) -> list[PastItem]:
         """Up to `count` polls for the chat's next round, no question twice; a case that does not fit the
         remaining count is cut after its first sub-questions rather than left out.
@@ -185,7 +186,7 @@ class PastPapers:
         chapters: set[Chapter] | None,
         qtype: QuizType,
         calculation_only: bool,
-        difficulty: Level | None = None,
+        difficulty: Difficulty | None = None,
     ) -> list[_Unit]:
         """Bank questions are rated by the paper's own difficulty (progress.difficulty's author estimate):
         answers to them are counted per chat once served, not per bank question."""
@@ -216,7 +217,10 @@ def _freshness(unit: _Unit, served: Mapping[str, ServedKey]) -> tuple[int, float
 
 
 def _empty_message(
-    chapters: set[Chapter] | None, qtype: QuizType, calculation_only: bool, difficulty: Level | None = None
+    chapters: set[Chapter] | None,
+    qtype: QuizType,
+    calculation_only: bool,
+    difficulty: Difficulty | None = None,
 ) -> str:
     where = "the bank" if chapters is None else ", ".join(sorted(PATH_SEPARATOR.join(c) for c in chapters))
     kind = "calculation questions" if calculation_only else "questions"

@@ -15,12 +15,12 @@ from storage.errors import InvalidValueError, SchemaError, check_choice
 from vocabulary.kinds import (
     DIFFICULTIES,
     MODES,
+    QUESTION_SOURCES,
     QUIZ_TYPES,
-    SOURCES,
     Difficulty,
     Mode,
+    QuestionSource,
     QuizType,
-    Source,
 )
 
 MAX_COUNT = 100
@@ -29,15 +29,17 @@ MAX_COUNT = 100
 @dataclass(frozen=True)
 class QuizSettings:
     """`chapters`: (篇, 章) pairs, empty for all of them; `calculation_only` is the 仅计算类 shortcut;
-    `difficulty` None is 不限. Rows stored before `source` and `difficulty` existed mean generated, 不限."""
+    `difficulty` None is 不限; `versions`: for a review session, the stored question versions it serves, in
+    order. Rows stored before `source` and `difficulty` existed mean generated, 不限."""
 
     chapters: tuple[tuple[str, ...], ...] = field(default_factory=tuple)
     qtype: QuizType = "mixed"
     mode: Mode = "strict"
     count: int = 5
     calculation_only: bool = False
-    source: Source = "generated"
+    source: QuestionSource = "generated"
     difficulty: Difficulty | None = None
+    versions: tuple[int, ...] = field(default_factory=tuple)
 
     def __post_init__(self) -> None:
         chapters = self.chapters
@@ -57,8 +59,13 @@ class QuizSettings:
             raise InvalidValueError(f"count: {self.count!r} is not a whole number from 1 to {MAX_COUNT}")
         if not isinstance(self.calculation_only, bool):
             raise InvalidValueError(f"calculation_only: {self.calculation_only!r} is not true or false")
-        check_choice("source", self.source, SOURCES)
+        check_choice("source", self.source, QUESTION_SOURCES)
         check_choice("difficulty", self.difficulty, (None, *DIFFICULTIES))
+        if not isinstance(self.versions, list | tuple) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in self.versions
+        ):
+            raise InvalidValueError(f"versions: {self.versions!r} is not a list of question version ids")
+        object.__setattr__(self, "versions", tuple(self.versions))
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False)

@@ -3,7 +3,7 @@ offline author and the bundled sample, every file it writes kept in a temporary 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -11,7 +11,8 @@ from telegram.ext import Application
 
 from bot.app import build_application, running
 from emulator import EmulatorClient, EmulatorOptions, EmulatorServer
-from engines.clock import Pace
+from engines.clock import Clock, Pace
+from engines.sending import Sender
 from settings import Settings, load_settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,10 +29,15 @@ def bot_settings(folder: Path, base_url: str) -> Settings:
 
 @asynccontextmanager
 async def bot_running(
-    emulator: EmulatorServer, settings: Settings, pace: Pace | None = None
+    emulator: EmulatorServer,
+    settings: Settings,
+    pace: Pace | None = None,
+    clock: Clock | None = None,
+    wrap_sender: Callable[[Sender], Sender] | None = None,
 ) -> AsyncIterator[Application]:
-    """`pace`: shrunk round and posting times (testkit.roundharness.quick_pace)."""
-    application = build_application(settings, emulator.token, pace=pace)
+    """`pace`: shrunk round and posting times (testkit.roundharness.quick_pace); `clock`: a time a test
+    moves forward; `wrap_sender`: a sender around the bot's own, to hold or fail a send."""
+    application = build_application(settings, emulator.token, pace=pace, clock=clock, wrap_sender=wrap_sender)
     async with running(application):
         await application.updater.start_polling(poll_interval=0.0, timeout=1)
         yield application

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-import handlers.sessions
 import storage.sessions
 from emulator import EmulatorServer
 from emulator.views import Button, ChatMessage, EmuUser
@@ -19,10 +18,10 @@ from engines import limits
 from engines.i18n import text
 from engines.limits import DialogueLimit
 from handlers.context import state
-from handlers.sessions import resume_sessions
 from storage import Store
 from testkit.botharness import bot_running, world
 from testkit.roundharness import QUICK_POLLS, quick_pace, start_group_round, wrong_choice
+from testkit.senders import QuizGate
 from tests.test_bot_private import choose
 
 STALE = text("zh", "stale_button")
@@ -180,16 +179,8 @@ async def test_a_restart_after_the_next_question_was_written_does_not_write_it_a
 ):
     """The process dies after question 2 was written and verified — before its quiz was sent, or after it
     was sent but before it was counted. The restarted bot sends question 2 once, and verifies it once."""
-    if crash == "before_posting":
-        original = handlers.sessions.post_quiz
-
-        async def post_quiz(*args, **kwargs):
-            if kwargs.get("position") == 2:
-                raise Killed
-            return await original(*args, **kwargs)
-
-        monkeypatch.setattr(handlers.sessions, "post_quiz", post_quiz)
-    else:
+    gate = QuizGate("2/5 ", fail=Killed()) if crash == "before_posting" else None
+    if crash == "before_counting":
         original = storage.sessions.SessionRepository.advance
 
         async def advance(self, session_id):
@@ -200,7 +191,7 @@ async def test_a_restart_after_the_next_question_was_written_does_not_write_it_a
         monkeypatch.setattr(storage.sessions.SessionRepository, "advance", advance)
     async with world(tmp_path) as (emulator, client, settings):
         eve = await client.create_user("Eve")
-        async with bot_running(emulator, settings) as app:
+        async with bot_running(emulator, settings, wrap_sender=gate) as app:
             await choose(client, eve, "judge", count=5)
             first = await client.wait_for_poll(eve, timeout=20)
             await client.vote(eve, first, list(first.poll.correct_option_ids))
@@ -224,27 +215,22 @@ async def test_a_restart_after_the_next_question_was_written_does_not_write_it_a
     assert third.message_id > second.message_id
 
 
-async def test_resume_and_an_answer_asking_together_send_one_next_question(tmp_path: Path, monkeypatch):
+async def test_resume_and_an_answer_asking_together_send_one_next_question(tmp_path: Path):
     """Start-up resume and the answer path both ask for the next question of the same round: the learner
     gets question 2 once, and question 3 only after answering it."""
-    original = handlers.sessions.post_quiz
-    entered, release = asyncio.Event(), asyncio.Event()
-
-    async def post_quiz(*args, **kwargs):
-        if kwargs.get("position") == 2:
-            entered.set()
-            await release.wait()
-        return await original(*args, **kwargs)
-
-    monkeypatch.setattr(handlers.sessions, "post_quiz", post_quiz)
-    async with world(tmp_path) as (emulator, client, settings), bot_running(emulator, settings) as app:
+    gate = QuizGate("2/5 ")
+    async with (
+        world(tmp_path) as (emulator, client, settings),
+        bot_running(emulator, settings, wrap_sender=gate) as app,
+    ):
         fay = await client.create_user("Fay")
         await choose(client, fay, "judge", count=5)
         first = await client.wait_for_poll(fay, timeout=20)
         await client.vote(fay, first, list(first.poll.correct_option_ids))
-        await asyncio.wait_for(entered.wait(), 20)
-        resumed = await resume_sessions(app)  # as at start-up, while the answer's delivery is under way
-        release.set()
+        await asyncio.wait_for(gate.entered.wait(), 20)
+        # As at start-up, while the answer's delivery is under way.
+        resumed = await state(app).sessions.resume()
+        gate.release.set()
         second = await client.wait_for_poll(fay, timeout=20)
         await client.settle(fay, quiet=1.5, timeout=20)
         said = [m for m in await client.transcript(fay) if m.from_bot]

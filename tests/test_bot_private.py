@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 import graph.service
-import handlers.sessions
 from bot.console import run_console
 from handlers.context import state
 from storage import Store
 from testkit.botharness import bot_running, world
+from testkit.senders import QuizGate
 
 TYPE_BUTTONS = {"single": "单选", "multi": "多选", "judge": "判断", "mixed": "混合"}
 
@@ -70,7 +70,7 @@ async def test_a_round_is_graded_explained_and_scored(tmp_path: Path, qtype: str
                 assert quiz.poll.question.startswith(f"{number + 1}/5 ")
                 assert len(poll.explanation) <= 200
                 if qtype == "judge":
-                    assert poll.options == ("正确", "错误")
+                    assert poll.options == ("A. 正确", "B. 错误")
                 if qtype == "multi":
                     assert len(poll.correct_option_ids) >= 2
                 answer = list(poll.correct_option_ids) if number % 2 == 0 else wrong_choice(poll)
@@ -98,11 +98,11 @@ async def test_mixed_round_cycles_types_and_the_next_question_is_ready(tmp_path:
         await choose(client, bob, "mixed", count=5)
         first = await client.wait_for_poll(bob, timeout=20)
         await asyncio.sleep(0.5)
-        assert state(app).pending, "question 2 is written while question 1 is answered"
+        assert state(app).sessions.pending, "question 2 is written while question 1 is answered"
         await client.vote(bob, first, list(first.poll.correct_option_ids))
         second = await client.wait_for_poll(bob, timeout=20)
     assert len(first.poll.correct_option_ids) == 1 and not first.poll.allows_multiple_answers
-    assert second.poll.options == ("正确", "错误")
+    assert second.poll.options == ("A. 正确", "B. 错误")
 
 
 async def test_an_answer_after_a_restart_still_counts(tmp_path: Path):
@@ -195,34 +195,25 @@ async def test_cancel_in_the_middle_of_a_generation(tmp_path: Path, monkeypatch)
         assert not [m for m in await client.transcript(frank) if m.poll is not None]
 
 
-async def test_stop_while_the_next_quiz_is_being_posted_ends_the_round_after_it(tmp_path: Path, monkeypatch):
+async def test_stop_while_the_next_quiz_is_being_posted_ends_the_round_after_it(tmp_path: Path):
     """/stop arriving while the next quiz is on its way: the quiz lands first and the end of the round last,
     never a quiz after 本轮结束."""
-    original = handlers.sessions.post_quiz
-    entered, release = asyncio.Event(), asyncio.Event()
-    posted = 0
-
-    async def held(*args, **kwargs):
-        nonlocal posted
-        posted += 1
-        if posted == 2:
-            entered.set()
-            await release.wait()
-        return await original(*args, **kwargs)
-
-    monkeypatch.setattr(handlers.sessions, "post_quiz", held)
-    async with world(tmp_path) as (emulator, client, settings), bot_running(emulator, settings):
+    gate = QuizGate("2/5 ")
+    async with (
+        world(tmp_path) as (emulator, client, settings),
+        bot_running(emulator, settings, wrap_sender=gate),
+    ):
         gina = await client.create_user("Gina")
         await choose(client, gina, "judge", count=5)
         quiz = await client.wait_for_poll(gina)
         await client.vote(gina, quiz, list(quiz.poll.correct_option_ids))
-        await asyncio.wait_for(entered.wait(), 20)
+        await asyncio.wait_for(gate.entered.wait(), 20)
         await client.send_text(gina, "/stop")
         try:
             with pytest.raises(TimeoutError):
                 await client.wait_for_text(gina, "本轮结束", timeout=1.0)
         finally:
-            release.set()
+            gate.release.set()
         await client.wait_for_text(gina, "本轮结束", timeout=10)
         await client.settle(gina, quiet=0.5, timeout=5)
         said = [m for m in await client.transcript(gina) if m.from_bot]

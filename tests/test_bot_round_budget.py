@@ -20,7 +20,7 @@ async def next_question_written(app, timeout: float = 20.0) -> None:
     """Wait, as a learner thinking it over would, until the next question is written."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    pending = state(app).pending
+    pending = state(app).sessions.pending
     while not pending or any(not p.task.done() for p in pending.values()):
         assert loop.time() < deadline, "the next question was not written in time"
         await asyncio.sleep(0.05)
@@ -49,7 +49,7 @@ async def test_a_three_question_round_costs_at_most_eight_messages_and_shows_eve
     # Every answer is explained in a reply to its quiz; the last explanation also carries the result.
     assert all("回答正确" in f.text and "教材原文" in f.text for f in feedback)
     assert "本轮结束：答对 3/3 题" in feedback[-1].text
-    assert [b.text for b in feedback[-1].buttons] == ["再来一轮"]
+    assert [b.text for b in feedback[-1].buttons] == ["再来一轮", "错题重练", "换设置"]
     assert not any("本轮结束" in f.text for f in feedback[:-1])
 
 

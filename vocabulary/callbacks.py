@@ -119,6 +119,8 @@ COMMENT_SKIPPED = Button("fg", (ID, REASON))
 REPORT = Button("rp", (ID, REASON))
 FIX = Button("fix", (ID, ID))
 PREVIEW = Button("rv", (ID, ID, one_of("pub", "drop")))
+# The results card's 再来一轮: the finished session's settings again.
+REPEAT = Button("rerun", (ID,))
 # The label under a revised quiz that names its report: a note, not an action (it gets the stale notice).
 NOTE = Button("note", (ID,))
 

@@ -26,6 +26,10 @@ FEEDBACK_REASONS: tuple[FeedbackReason, ...] = get_args(FeedbackReason)
 Source = Literal["generated", "past_papers"]
 SOURCES: tuple[Source, ...] = get_args(Source)
 
+# Where a private session's questions come from: a learner's source, or their due 错题 (/review).
+QuestionSource = Literal[Source, "review"]
+QUESTION_SOURCES: tuple[QuestionSource, ...] = (*SOURCES, "review")
+
 # A difficulty a learner may aim at; None (不限) is any.
 Difficulty = Literal["easy", "medium", "hard"]
 DIFFICULTIES: tuple[Difficulty, ...] = get_args(Difficulty)
