@@ -16,7 +16,7 @@ from telegram.ext import ContextTypes
 from engines.i18n import text
 from handlers.context import acknowledge, remember, state
 from handlers.menus import open_menu
-from handlers.sessions import start_session, stop_session
+from handlers.sessions import start_session
 from storage.preferences import Preferences
 from storage.quiz_settings import QuizSettings
 from vocabulary import callbacks
@@ -282,7 +282,7 @@ async def _answer_confirmation(
         context.chat_data.pop(SETUP_KEY, None)
         await query.edit_message_text(text(locale, "session_kept"))
         return
-    await stop_session(context.application, update.effective_chat.id, query.from_user.id, finish=False)
+    await state(context).sessions.stop(update.effective_chat.id, query.from_user.id, finish=False)
     setup["confirm"] = False
     prompt, keyboard = _chapter_menu(context, locale, setup)
     await query.edit_message_text(prompt, reply_markup=keyboard)

@@ -42,7 +42,7 @@ async def test_several_chapters_a_difficulty_and_past_papers_are_chosen_and_kept
             await client.press(ann, menu, "完成")
             menu = await client.wait_for_edit(menu)
             assert "请选择题型" in menu.text
-            steps = (("判断", "出题模式"), ("严谨（贴近教材）", "题量"), ("3", "难度"), ("难", "来源"))
+            steps = (("判断", "出题模式"), ("严谨（贴近教材）", "题量"), ("3", "难度"), ("易", "来源"))
             for label, step in steps:
                 await client.press(ann, menu, label)
                 menu = await client.wait_for_edit(menu)
@@ -50,11 +50,11 @@ async def test_several_chapters_a_difficulty_and_past_papers_are_chosen_and_kept
             assert [b.text for b in menu.buttons] == ["生成题目", "真题练习"]
             await client.press(ann, menu, "真题练习")
             summary = await client.wait_for_edit(menu)
-            assert f"设置：{first}、{second}｜判断｜严谨（贴近教材）｜难｜真题练习｜3 题" in summary.text
+            assert f"设置：{first}、{second}｜判断｜严谨（贴近教材）｜易｜真题练习｜3 题" in summary.text
         session = await stored_session(settings, 1)
     assert session.settings.chapters == (chapters[0].key, chapters[1].key)
     assert (session.settings.difficulty, session.settings.source, session.settings.count) == (
-        "hard",
+        "easy",
         "past_papers",
         3,
     )
