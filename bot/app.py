@@ -31,6 +31,8 @@ from storage import Store
 log = logging.getLogger(__name__)
 COMMANDS = (
     ("quiz", "开始练习 / practise"),
+    ("review", "错题重练 / review missed questions"),
+    ("stats", "学习统计 / your statistics"),
     ("stop", "结束本轮 / end the round"),
     ("cancel", "取消 / cancel"),
     ("lang", "语言 / language"),
@@ -38,8 +40,10 @@ COMMANDS = (
     ("groupquiz", "群组测验（管理员）/ group round (admins)"),
     ("stopquiz", "结束群组测验 / end the group round"),
     ("leaderboard", "群组排行榜 / group leaderboard"),
+    ("groupstats", "班级统计（管理员/教师）/ class statistics (admins, instructors)"),
     ("post", "向频道发布测验（教师）/ post to a channel (instructors)"),
     ("reports", "学员反馈（教师）/ learner reports (instructors)"),
+    ("export", "导出题目（教师）/ export questions (instructors)"),
     ("help", "帮助 / help"),
 )
 
