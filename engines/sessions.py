@@ -320,7 +320,11 @@ class Sessions:
         written = await self.generation.result(f"{session.chat_id}/{key}") if resuming else None
         if written is not None and written.ok:
             request = GenerationRequest(
-                chat_id=session.chat_id, question_id=key, qtype=qtype, mode=settings.mode
+                chat_id=session.chat_id,
+                question_id=key,
+                qtype=qtype,
+                mode=settings.mode,
+                difficulty=settings.difficulty,
             )
             pending = Pending(request=request, task=asyncio.get_running_loop().create_future(), earlier=True)
             pending.task.set_result(written)
@@ -334,7 +338,7 @@ class Sessions:
                 settings.calculation_only,
                 sampler_state=sampler,
             )
-            request = drawn.model_copy(update={"question_id": key})
+            request = drawn.model_copy(update={"question_id": key, "difficulty": settings.difficulty})
             await self.store.chats.put_sampler_state(session.chat_id, sampler)
             pending = Pending(request=request)
             pending.task = asyncio.ensure_future(

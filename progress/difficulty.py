@@ -19,10 +19,8 @@ from dataclasses import dataclass
 
 from storage import Store
 from storage.history import QuestionCount
-from vocabulary.kinds import Difficulty
+from vocabulary.kinds import Difficulty, level_of
 
-EASY_AT_MOST = 0.3
-HARD_ABOVE = 0.6
 MIN_ANSWERS = 20
 PRIOR_WEIGHT = 10
 
@@ -37,12 +35,6 @@ class Estimate:
     answered: int
     correct: int
     observed: bool
-
-
-def level_of(value: float) -> Difficulty:
-    if value <= EASY_AT_MOST:
-        return "easy"
-    return "hard" if value > HARD_ABOVE else "medium"
 
 
 def estimate(author: float, answered: int = 0, correct: int = 0) -> Estimate:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from graph.format import MAX_OPTIONS, OPTION_LIMIT, STEM_LIMIT, display_explanation, short_explanation
 from progress.difficulty import estimate
 from retrieval.models import PATH_SEPARATOR, MotherQuestion
+from storage.history import QuestionCount
 from storage.questions import QuestionVersion, ServedKey
 from storage.quiz_settings import QuizType
 from storage.store import Store
@@ -143,9 +144,12 @@ class PastPapers:
         qtype: QuizType,
         calculation_only: bool = False,
         difficulty: Difficulty | None = None,
+        tallies: Mapping[str, QuestionCount] | None = None,
     ) -> int:
-        """How many polls the selection holds: what a settings menu can offer at most."""
-        return sum(len(u.questions) for u in self._select(chapters, qtype, calculation_only, difficulty))
+        """How many polls the selection holds: what a settings menu can offer at most (`tallies`: learners'
+        first answers by key, as `pick` reads them; without them a level is the bank's own rating)."""
+        units = self._select(chapters, qtype, calculation_only, difficulty, tallies or {})
+        return sum(len(u.questions) for u in units)
 
     async def pick(
         self,
@@ -163,10 +167,12 @@ class PastPapers:
         remaining count is cut after its first sub-questions rather than left out.
 
         `seed` should differ between rounds (a session or round id), so equally fresh units come in
-        another order each time. `difficulty` keeps the questions of that level (None: any); a case keeps
-        its situation and only its sub-questions of that level.
+        another order each time. `difficulty` keeps the questions of that level (None: any), judged by
+        every learner's first answers once there are enough; a case keeps its situation and only its
+        sub-questions of that level.
         """
-        units = self._select(chapters, qtype, calculation_only, difficulty)
+        tallies = await store.history.first_answer_tallies_by_key(KEY_PREFIX) if difficulty else {}
+        units = self._select(chapters, qtype, calculation_only, difficulty, tallies)
         if not units:
             raise NoPastQuestionsError(_empty_message(chapters, qtype, calculation_only, difficulty))
         served = await store.questions.served_keys(chat_id, KEY_PREFIX)
@@ -186,10 +192,11 @@ class PastPapers:
         chapters: set[Chapter] | None,
         qtype: QuizType,
         calculation_only: bool,
-        difficulty: Difficulty | None = None,
+        difficulty: Difficulty | None,
+        tallies: Mapping[str, QuestionCount],
     ) -> list[_Unit]:
-        """Bank questions are rated by the paper's own difficulty (progress.difficulty's author estimate):
-        answers to them are counted per chat once served, not per bank question."""
+        """A bank question's level is the paper's own rating (progress.difficulty's author estimate),
+        corrected by the first answers in `tallies` under its key, summed over every chat."""
         selected = []
         for unit in self._units:
             if chapters is not None and unit.chapter not in chapters:
@@ -200,11 +207,16 @@ class PastPapers:
                 q
                 for q in unit.questions
                 if (qtype == "mixed" or q.question.qtype == qtype)
-                and (difficulty is None or estimate(q.question.difficulty).level == difficulty)
+                and (difficulty is None or _level(q, tallies) == difficulty)
             )
             if questions:
                 selected.append(_Unit(unit.id, unit.case, questions, unit.chapter, unit.calculation))
         return selected
+
+
+def _level(past: PastQuestion, tallies: Mapping[str, QuestionCount]) -> Difficulty:
+    tally = tallies.get(past.key, QuestionCount(0, 0))
+    return estimate(past.question.difficulty, tally.answered, tally.correct).level
 
 
 def _freshness(unit: _Unit, served: Mapping[str, ServedKey]) -> tuple[int, float]:

@@ -95,6 +95,20 @@ class HistoryRepository:
         )
         return {row["question_id"]: QuestionCount(row["answered"], row["correct"]) for row in rows}
 
+    async def first_answer_tallies_by_key(self, prefix: str) -> dict[str, QuestionCount]:
+        """Per question key starting with `prefix`, each learner's first answer, summed over every chat:
+        a bank question is stored once per chat that met it, yet how hard it is is one figure."""
+        rows = await self.db.fetch_all(
+            "SELECT question_key, count(*) AS answered, sum(correct) AS correct FROM ("
+            "  SELECT q.question_key, a.correct,"
+            "  row_number() OVER (PARTITION BY q.question_key, a.user_id ORDER BY a.answered_at, a.id) AS n"
+            "  FROM attempts a JOIN question_versions v ON v.id = a.version_id"
+            "  JOIN questions q ON q.id = v.question_id WHERE substr(q.question_key, 1, ?) = ?"
+            ") WHERE n = 1 GROUP BY question_key",
+            (len(prefix), prefix),
+        )
+        return {row["question_key"]: QuestionCount(row["answered"], row["correct"]) for row in rows}
+
 
 def _chapter(stored: str | None) -> tuple[str, ...]:
     if stored is None:

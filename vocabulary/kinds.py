@@ -33,3 +33,14 @@ QUESTION_SOURCES: tuple[QuestionSource, ...] = (*SOURCES, "review")
 # A difficulty a learner may aim at; None (不限) is any.
 Difficulty = Literal["easy", "medium", "hard"]
 DIFFICULTIES: tuple[Difficulty, ...] = get_args(Difficulty)
+
+# The bands on the authors' 0 (easy) to 1 (hard) scale; progress.difficulty explains the cut-offs. They sit
+# here so an author can aim at a band as well as the statistics can judge one.
+EASY_AT_MOST = 0.3
+HARD_ABOVE = 0.6
+
+
+def level_of(value: float) -> Difficulty:
+    if value <= EASY_AT_MOST:
+        return "easy"
+    return "hard" if value > HARD_ABOVE else "medium"

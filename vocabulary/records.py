@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from vocabulary.kinds import Mode, QuestionType
+from vocabulary.kinds import Difficulty, Mode, QuestionType
 
 
 class Calculation(BaseModel):
@@ -91,6 +91,7 @@ class GenerationRequest(BaseModel):
     seed: int = 0
     visit: int = Field(0, ge=0, description="how often this chat met the slice before: picks another fact")
     avoid: list[str] = Field(default_factory=list, description="fact ids the chat was asked lately")
+    difficulty: Difficulty | None = Field(None, description="the band the learner aims at; None is any")
 
     @property
     def thread_id(self) -> str:

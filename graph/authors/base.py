@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from graph.schemas import Draft, Issue, VerificationReport
 from retrieval.facts import FactBase
 from retrieval.models import MotherQuestion, Slice
-from vocabulary.kinds import Mode, QuestionType
+from vocabulary.kinds import Difficulty, Mode, QuestionType
 from vocabulary.records import Calculation, Question
 
 
@@ -42,6 +42,7 @@ class Task:
     facts: FactBase = field(default_factory=lambda: FactBase(()))
     visit: int = 0  # how often the chat met this slice before: the author asks another of its facts
     avoid: frozenset[str] = frozenset()  # facts the chat was asked lately: used only when nothing else fits
+    difficulty: Difficulty | None = None  # the band the learner aims at; None is any
 
 
 @dataclass(frozen=True)

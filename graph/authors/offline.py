@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from typing import Any
 
 from graph.authors.amend import amend
@@ -23,9 +24,14 @@ from graph.complaints import complaint_in
 from graph.format import JUDGE_OPTIONS, LETTERS, short_explanation, with_blank
 from graph.schemas import Draft, VerificationReport
 from retrieval.facts import Fact, FactBase
+from vocabulary.kinds import EASY_AT_MOST, HARD_ABOVE, level_of
 from vocabulary.records import Question
 
 _NAMES = {"single": "单选", "multi": "多选", "judge": "判断"}
+# Questions written for a learner's band before settling for the closest: each is the next fact in turn,
+# so a few tries reach the slice's other kinds of fact without walking the whole chapter.
+BAND_TRIES = 6
+_BANDS = {"easy": (0.0, EASY_AT_MOST), "medium": (EASY_AT_MOST, HARD_ABOVE), "hard": (HARD_ABOVE, 1.0)}
 
 
 class OfflineAuthor:
@@ -92,9 +98,34 @@ class OfflineAuthor:
             )
         raise AuthorError(f"知识点“{task.slice.title}”中没有能写成{_NAMES[task.qtype]}题的知识")
 
-    async def draft(self, task: Task) -> Authored:
+    def _write_in_band(self, task: Task) -> Written:
+        """The learner's band (易/中/难) is met by choosing, not by rewriting: the facts after this one in
+        turn are written as well until a question's estimate falls in the band, and after BAND_TRIES the
+        closest is kept. Without a band, the first question, as always."""
         written = self._write(task, self._brief(task, "draft"))
-        return _authored(written, task.facts)
+        band = task.difficulty
+        if band is None:
+            return written
+        candidates = [written]
+        for turn in range(1, BAND_TRIES):
+            if level_of(candidates[-1].draft.difficulty) == band:
+                return candidates[-1]
+            later = replace(task, visit=task.visit + turn)
+            try:
+                candidates.append(self._write(later, self._brief(later, f"draft-{turn}")))
+            except AuthorError:
+                break
+        low, high = _BANDS[band]
+        return min(
+            candidates,
+            key=lambda w: (
+                level_of(w.draft.difficulty) != band,
+                max(low - w.draft.difficulty, w.draft.difficulty - high),
+            ),
+        )
+
+    async def draft(self, task: Task) -> Authored:
+        return _authored(self._write_in_band(task), task.facts)
 
     def _calculation(self, task: Task, candidates: list[str]) -> Written | None:
         brief = self._brief(task, "calc")

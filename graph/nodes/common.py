@@ -30,6 +30,7 @@ def build_task(state: GenerationState, ctx: GenerationContext) -> Task:
         facts=ctx.facts,
         visit=request.visit,
         avoid=frozenset(request.avoid),
+        difficulty=request.difficulty,
     )
 
 
