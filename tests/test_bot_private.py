@@ -19,7 +19,9 @@ from testkit.senders import QuizGate
 TYPE_BUTTONS = {"single": "单选", "multi": "多选", "judge": "判断", "mixed": "混合"}
 
 
-async def choose(client, user, qtype: str = "single", count: int = 5, chapter: str = "全部章节"):
+async def choose(
+    client, user, qtype: str = "single", count: int = 5, chapter: str = "全部章节", difficulty: str = "不限"
+):
     await client.send_text(user, "/quiz")
     menu = await client.next_message(user)
     if "正在进行" in menu.text:  # a round under way is ended first, when asked
@@ -30,7 +32,7 @@ async def choose(client, user, qtype: str = "single", count: int = 5, chapter: s
     if chapter not in ("全部章节", "仅计算类"):  # one chapter is ticked, then the choice is closed
         await client.press(user, menu, "完成")
         menu = await client.wait_for_edit(menu)
-    for label in (TYPE_BUTTONS[qtype], "严谨（贴近教材）", str(count), "不限"):
+    for label in (TYPE_BUTTONS[qtype], "严谨（贴近教材）", str(count), difficulty):
         await client.press(user, menu, label)
         menu = await client.wait_for_edit(menu)
     await client.press(user, menu, "生成题目")

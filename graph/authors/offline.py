@@ -24,7 +24,7 @@ from graph.complaints import complaint_in
 from graph.format import JUDGE_OPTIONS, LETTERS, short_explanation, with_blank
 from graph.schemas import Draft, VerificationReport
 from retrieval.facts import Fact, FactBase
-from vocabulary.kinds import EASY_AT_MOST, HARD_ABOVE, level_of
+from vocabulary.kinds import EASY_AT_MOST, HARD_ABOVE, Difficulty, level_of
 from vocabulary.records import Question
 
 _NAMES = {"single": "单选", "multi": "多选", "judge": "判断"}
@@ -115,14 +115,19 @@ class OfflineAuthor:
                 candidates.append(self._write(later, self._brief(later, f"draft-{turn}")))
             except AuthorError:
                 break
-        low, high = _BANDS[band]
-        return min(
-            candidates,
-            key=lambda w: (
-                level_of(w.draft.difficulty) != band,
-                max(low - w.draft.difficulty, w.draft.difficulty - high),
-            ),
-        )
+        return min(candidates, key=lambda w: _off_band(w.draft.difficulty, band))
+
+    def _calculation_fits(self, task: Task, calculation: Written) -> bool:
+        """For a learner's band a calculation gives way to the concept question the author would write
+        instead when that one is nearer the band (the finance node then drafts it)."""
+        if task.difficulty is None:
+            return True
+        try:
+            concept = self._write_in_band(task)
+        except AuthorError:
+            return True
+        off = _off_band(calculation.draft.difficulty, task.difficulty)
+        return off <= _off_band(concept.draft.difficulty, task.difficulty)
 
     async def draft(self, task: Task) -> Authored:
         return _authored(self._write_in_band(task), task.facts)
@@ -143,7 +148,7 @@ class OfflineAuthor:
 
     async def choose_calculation(self, task: Task, candidates: list[str]) -> Choice:
         written = self._calculation(task, candidates)
-        if written is None or written.calculation is None:
+        if written is None or written.calculation is None or not self._calculation_fits(task, written):
             return Choice(choice=None)
         calculation = written.calculation
         return Choice(choice=CalcChoice(calculator=calculation.calculator, args=dict(calculation.args)))
@@ -208,6 +213,12 @@ class OfflineAuthor:
 
     async def review(self, task: Task, question: Question) -> Review | None:
         return None
+
+
+def _off_band(difficulty: float, band: Difficulty) -> tuple[bool, float]:
+    """How far a question is from a band: outside it at all, then by how much."""
+    low, high = _BANDS[band]
+    return level_of(difficulty) != band, max(low - difficulty, difficulty - high, 0.0)
 
 
 def _authored(written: Written, facts: FactBase) -> Authored:
