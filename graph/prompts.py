@@ -22,6 +22,14 @@ MODE_RULES = {
     "flexible": "灵活模式：把知识点放进一个真实的业务场景（有具体人物和数字），考查应用。",
 }
 
+# The learner's band (易 / 中 / 难) on the scale of the draft's difficulty field; nothing when any will do.
+DIFFICULTY_RULES = {
+    None: "",
+    "easy": "\n难度：易（difficulty 不超过 0.3）：直接考查教材原句，干扰项明显不符。",
+    "medium": "\n难度：中（difficulty 在 0.3 到 0.6 之间）：需要辨析相近的规定或数值。",
+    "hard": "\n难度：难（difficulty 高于 0.6）：需要综合多个条件作判断，干扰项与正确答案只差一个条件。",
+}
+
 DRAFT = """请就下面的知识点编写一道{type_name}。
 {type_rule}
 {mode_rule}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -105,6 +106,15 @@ async def test_function_calling_forces_the_schema_tool(server: FakeOpenAI) -> No
     assert request.forced_tool == "Draft" and request.tool_names == ["Draft"]
     assert request.response_format is None
     assert authored.draft == Draft(**DRAFT) and authored.qtype == "single"
+
+
+async def test_the_draft_prompt_names_the_learners_band_only_when_one_was_chosen(server: FakeOpenAI) -> None:
+    server.script(Reply.answer(DRAFT), Reply.answer(DRAFT))
+    await author_for(server).draft(replace(TASK, difficulty="hard"))
+    await author_for(server).draft(TASK)
+    aimed, anyhow = (request.texts("user")[0] for request in server.requests())
+    assert "难度：难（difficulty 高于 0.6）" in aimed
+    assert "难度：" not in anyhow
 
 
 async def test_function_calling_asks_again_for_the_tool_when_the_reply_is_text(server: FakeOpenAI) -> None:

@@ -211,7 +211,7 @@ class LLMAuthor:
             facts=facts,
             shape=shape,
             type_rule=prompts.TYPE_RULES[task.qtype],
-            mode_rule=prompts.MODE_RULES[task.mode],
+            mode_rule=prompts.MODE_RULES[task.mode] + prompts.DIFFICULTY_RULES[task.difficulty],
             path=task.slice.path_text,
             material=material(task.slice),
             examples=_example_text(task.examples),
