@@ -40,7 +40,6 @@ _OBJECT = re.compile(r"[\u4e00-\u9fff]{1,10}")
 _SINCE = re.compile(r"^自?(\d{4})年(?:\d{1,2}月(?:\d{1,2}日)?)?起，?")
 _YEAR = re.compile(r"\d{4}年")
 _YEAR_NUMBER = re.compile(r"(\d{4})年")
-_SHORT = re.compile(r"不满|未满|不足")
 _BOUND_NOTE = re.compile(r"^[（(]含[^）)]*[）)]")
 # Comparators that leave the anniversary itself outside ("超过2年"): a sale days after it is no clear case.
 _OPEN_LOWER = ("超过", "高于", "多于", ">", "＞")
@@ -198,18 +197,6 @@ def _reasoning(sale: Sale, held: Held, subject: str) -> str:
     )
 
 
-def _forbidden_short(fact: Fact, sale: Sale, brief: Brief) -> bool:
-    """Whether the rule's own section forbids the sale short of the bound ("购买经济适用住房不满5年的，不得
-    直接上市交易"): a case a month short would then tell, as an ordinary sale, one the section forbids."""
-    return any(
-        peer.modal == "不得"
-        and sale.home in peer.condition
-        and _SHORT.search(peer.condition)
-        and any(verb in peer.consequence for verb in (*_SELL, "交易"))
-        for peer in brief.facts.of_slice(fact.slice_id, "modal")
-    )
-
-
 class Holding:
     """The sale is told in the rule's own verb (对外销售, 上市转让): the critic reads the case against it."""
 
@@ -221,7 +208,7 @@ class Holding:
         if brief.task.mode != "flexible":
             return None
         sale = sale_of(fact)
-        if sale is None or _forbidden_short(fact, sale, brief):
+        if sale is None:
             return None
         if brief.task.qtype == "judge":
             return self._judge(fact, sale, brief)
