@@ -91,6 +91,11 @@ def _basis(case: Case) -> str:
     return f"题干中{case.story}，正属于“{case.rule.condition}”的情形。按照规定，{case.rule.sentence()}。"
 
 
+def _touches(act: str, condition: str) -> bool:
+    """Whether the act shares a two-character word with the condition."""
+    return any(act[i : i + 2] in condition for i in range(len(act) - 1))
+
+
 def _speaker(case: Case, rng: random.Random) -> str:
     """Who draws the conclusion: a client the story has when the rule binds the broker (else a colleague of
     his), or a broker."""
@@ -148,7 +153,10 @@ class Duty:
         situation the case tells decides; a rule with no such neighbour is declined rather than asked by
         turning its modal word."""
         rule = case.rule
-        others = self._others(case, brief) if rule.modal in _DUTIES else []
+        if rule.modal not in _DUTIES or not rule.subject:
+            return None  # with no one named, whom another rule's duty binds is anyone's guess
+        # a duty touching the case's own matter ("贷款" in a case of a loan refused) may well hold here too
+        others = [o for o in self._others(case, brief) if not _touches(o[0], rule.condition)]
         if not others:
             return None  # no false variant to pair with: a rule asked only ever true gives itself away
         rng = brief.rng
