@@ -81,20 +81,37 @@ def _condition(stem: str) -> str:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_a_judge_is_a_person_s_conclusion_about_a_dated_case_that_meets_the_condition(seed: int):
+def test_a_judge_turns_on_the_case_s_detail_not_on_a_turned_modal_or_a_date(seed: int):
+    """The conclusion is always a duty ("应当…"): the case's own, or one another rule asks in another
+    situation, so only the situation the case tells decides the answer."""
     questions = _write(RULES, "judge", seed)
     assert len(questions) == len(ACTS)
     for question in questions:
         condition = _condition(question.stem)
-        found = re.match(
-            rf"\d{{4}}年\d+月\d+日，(.+?)。(.+?)据此认为，(经纪人员)?({_NAME})(应当|无需)(.+)。（　）$",
-            question.stem,
-        )
+        found = re.match(rf"(.+?)。(.+?)据此认为，(经纪人员)?({_NAME})应当(.+)。（　）$", question.stem)
         assert found, question.stem
-        assert found.group(6) == ACTS[condition]
-        assert question.answer == (["A"] if found.group(5) == "应当" else ["B"])
+        assert not re.search(r"\d{4}年", question.stem)
+        assert found.group(5) in ACTS.values()
+        assert question.answer == (["A"] if found.group(5) == ACTS[condition] else ["B"])
         assert condition in question.explanation  # the deciding detail is named
         assert _grounding(question).issues(strict=True) == []
+
+
+def test_a_judge_can_be_false_and_its_false_conclusion_is_another_situation_s_duty():
+    stems = [q for seed in range(8) for q in _write(RULES, "judge", seed) if q.answer == ["B"]]
+    assert stems
+    for question in stems:
+        assert "无需" not in question.stem and "不必" not in question.stem
+        told = _condition(question.stem)
+        wrong = next(act for c, act in ACTS.items() if act in question.stem and c != told)
+        assert wrong in question.explanation
+
+
+def test_the_critic_rejects_a_judge_keyed_the_wrong_way():
+    for seed in range(4):
+        for question in _write(RULES, "judge", seed):
+            flipped = ["B"] if question.answer == ["A"] else ["A"]
+            assert _grounding(question.model_copy(update={"answer": flipped})).issues(strict=True) != []
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -69,7 +69,7 @@ def test_a_listed_situation_happens_to_a_named_worker_and_the_conclusion_keeps_o
     question = _write(DRAW, seed)
     assert question is not None
     found = re.match(
-        r"\d{4}年\d+月\d+日，职工([\u4e00-\u9fff]某)(.+?)。经纪人员[\u4e00-\u9fff]某据此认为，(.+)。（　）$",
+        r"^职工([\u4e00-\u9fff]某)(.+?)。经纪人员[\u4e00-\u9fff]某据此认为，(.+)。（　）$",
         question.stem,
     )
     assert found, question.stem
@@ -88,9 +88,7 @@ def test_a_listed_situation_happens_to_a_named_worker_and_the_conclusion_keeps_o
 def test_a_situation_of_both_parties_names_the_buyer_and_the_seller(seed: int):
     question = _write(CANCEL, seed)
     assert question is not None
-    assert re.match(
-        r"\d{4}年\d+月\d+日，买方[\u4e00-\u9fff]某与卖方[\u4e00-\u9fff]某协商一致解除合同。", question.stem
-    )
+    assert re.match(r"^买方[\u4e00-\u9fff]某与卖方[\u4e00-\u9fff]某协商一致解除合同。", question.stem)
     assert question.answer == (["A"] if "本案需要注销网签" in question.stem else ["B"])
     assert "本案无需注销网签" in question.stem or question.answer == ["A"]
 

@@ -1,8 +1,10 @@
-"""What a party must do in a case: "卖方周某已婚而房屋登记在其一人名下。按照规定，经纪人员黄某应当（　）", its
-options what the chapter's rules ask of the broker in one situation or another. Each option alone is a true
-duty somewhere ("经纪人员应当及时撤下房源信息"), so the sentences cannot tell them apart; the rule's condition
-can. The option whose rule's condition the case meets is supported; an option whose rule asks it only in a
-situation the case does not tell is contradicted.
+"""What a party must do in a case: "卖方周某已婚而房屋登记在其一人名下。按照规定，经纪人员黄某应当（　）",
+its options what the chapter's rules ask of the broker in one situation or another; or a judge in which
+someone concludes one such duty ("…。周某据此认为，经纪人员袁某应当在房屋状况说明书中注明"). Each duty
+alone is true somewhere ("经纪人员应当及时撤下房源信息"), so the sentences cannot tell them apart; the
+rule's condition can. The duty whose rule's condition the case meets is supported; one whose rule asks it
+only in a situation the case does not tell is contradicted. A judge's conclusion is contradicted only when
+the case tells another rule's situation: a case that tells none is no ground to deny a duty.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from graph.grounding.typed import FactCheck
 from retrieval.facts import Fact
 
 _ASKS_WHAT = re.compile(r"按照规定，[^，。]{0,16}?(?:应当|必须)$")
+_CONCLUDES = re.compile(r"^(.*)据此认为，[^，。]{0,16}?(?:应当|必须)([^，。]+)$")
 _NAMES = re.compile(r"[\u4e00-\u9fff]某(?![一些种项个类])|[甲乙丙丁](?=房地产经纪机构)")
 
 
@@ -24,7 +27,35 @@ def _unnamed(text: str) -> str:
     return bare(_NAMES.sub("", text).replace("房地产经纪机构", "经纪机构"))
 
 
+def _act_of(act: str, consequence: str) -> bool:
+    """The case's act is the rule's consequence, a person's name standing where the rule names a party."""
+    pieces = (re.escape(bare(piece)) for piece in _NAMES.split(act))
+    return re.fullmatch(r"[\u4e00-\u9fff]{1,6}?".join(pieces), bare(consequence)) is not None
+
+
+def _concluded(statement: Statement, facts: Sequence[Fact]) -> FactCheck | None:
+    """A judge's conclusion of a duty, held against the situation the case tells."""
+    found = _CONCLUDES.match(statement.text)
+    if found is None:
+        return None
+    case = _unnamed(found[1])
+    duties = [f for f in facts if f.kind == "modal" and f.modal in ("应当", "必须") and f.condition]
+    met = [f for f in duties if _unnamed(f.condition) in case]
+    for fact in duties:
+        if not _act_of(found[2], fact.consequence):
+            continue
+        if fact in met:
+            return FactCheck("supported", f"题干的情形正是“{fact.condition}”，此时{fact.consequence}", fact)
+        if met:
+            return FactCheck(
+                "contradicted", f"“{fact.consequence}”是“{fact.condition}”时的要求，题干并非这种情形", fact
+            )
+    return None
+
+
 def duty_in_case(statement: Statement, facts: Sequence[Fact]) -> FactCheck | None:
+    if statement.kind == "judge":
+        return _concluded(statement, facts)
     if statement.kind != "fill" or not statement.option:
         return None
     head, _, rest = statement.text.rpartition(statement.option)

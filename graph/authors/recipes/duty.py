@@ -1,8 +1,10 @@
-"""A rule with a condition ("卖方已婚而房屋登记在其一人名下的，经纪人员应当核实…") → 灵活 case: a dated
-story in which named parties meet the condition, and a question about what the rule makes of THIS case.
+"""A rule with a condition ("卖方已婚而房屋登记在其一人名下的，经纪人员应当核实…") → 灵活 case: a story in
+which named parties meet the condition, and a question about what the rule makes of THIS case. No date:
+when it happened decides nothing.
 
-- judge: someone in the case draws a conclusion — the rule's own word (应当, 不得, 可以) or its opposite —
-  and the explanation names the detail of the case that meets the rule's condition.
+- judge: someone in the case concludes what must be done — the rule's own act, or what another rule of the
+  section asks of the same party in another situation — so the case's detail decides, never a turned
+  modal word; the explanation names the detail that meets the rule's condition.
 - single, "what must be done": "卖方徐某已婚，房屋登记在其一人名下。按照规定，经纪人员余某应当（　）"; the
   distractors are what the chapter's other rules ask of the same party in other situations, so only the
   case's detail tells them apart.
@@ -23,7 +25,7 @@ from dataclasses import dataclass
 from graph.authors import scenes
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
-from graph.authors.recipes.scenario import Rule, contradiction, has_modal, named, rule_of
+from graph.authors.recipes.scenario import Rule, has_modal, named, rule_of
 from graph.authors.recipes.statements import alike
 from retrieval.facts import Fact, FactKind
 from vocabulary.kinds import QuestionType
@@ -89,6 +91,11 @@ def _basis(case: Case) -> str:
     return f"题干中{case.story}，正属于“{case.rule.condition}”的情形。按照规定，{case.rule.sentence()}。"
 
 
+def _touches(act: str, condition: str) -> bool:
+    """Whether the act shares a two-character word with the condition."""
+    return any(act[i : i + 2] in condition for i in range(len(act) - 1))
+
+
 def _speaker(case: Case, rng: random.Random) -> str:
     """Who draws the conclusion: a client the story has when the rule binds the broker (else a colleague of
     his), or a broker."""
@@ -121,30 +128,11 @@ class Duty:
             return self._what(case, brief) or self._who(case, brief)
         return self._who(case, brief) or self._what(case, brief)
 
-    def _judge(self, case: Case, brief: Brief) -> Written | None:
-        rng = brief.rng
+    def _others(self, case: Case, brief: Brief) -> list[tuple[str, Rule, Fact]]:
+        """What the section's other rules ask of the same party in other situations, worded for this
+        case's people: the acts only the case's detail tells apart from its own."""
         rule = case.rule
-        truth = rng.random() < 0.5
-        modal = rule.written if truth else contradiction(rule)
-        if modal is None:
-            return None
-        speaker = _speaker(case, rng)
-        when = O.case_date(rng, case.fact.source)
-        stem = f"{when}，{case.story}。{speaker}据此认为，{case.bearer}{modal}{case.act}。（　）"
-        if truth:
-            verdict = f"{speaker.removeprefix('其同事')}的说法正确。"
-        else:
-            verdict = f"{case.bearer}{rule.written}{case.act}，{speaker.removeprefix('其同事')}的说法错误。"
-        return O.judge(
-            [case.fact.id], stem, truth, _basis(case) + verdict, [case.fact.source], difficulty=0.5
-        )
-
-    def _what(self, case: Case, brief: Brief) -> Written | None:
-        """What the bound party must do here, among what other rules ask of it in other situations."""
-        rule = case.rule
-        if rule.modal not in _DUTIES or not rule.subject or len(case.act) > O.OPTION_MAX:
-            return None
-        wrong: list[tuple[str, Rule, Fact]] = []
+        found: list[tuple[str, Rule, Fact]] = []
         for peer in O.nearby(case.fact, brief, "modal"):
             other = case_rule(peer)
             if other is None or other.modal not in _DUTIES or other.subject != rule.subject:
@@ -154,9 +142,45 @@ class Duty:
                 continue  # a party this case does not have
             if alike(theirs, case.act) or alike(other.condition, rule.condition):
                 continue
-            if any(O.key(theirs) == O.key(text) for text, _, _ in wrong):
+            if any(O.key(theirs) == O.key(text) for text, _, _ in found):
                 continue
-            wrong.append((theirs, other, peer))
+            found.append((theirs, other, peer))
+        return found
+
+    def _judge(self, case: Case, brief: Brief) -> Written | None:
+        """Someone concludes what the case's detail requires: the rule's own act, or what another rule
+        asks of the same party in another situation. Both read as a broker's plausible advice, so only the
+        situation the case tells decides; a rule with no such neighbour is declined rather than asked by
+        turning its modal word."""
+        rule = case.rule
+        if rule.modal not in _DUTIES or not rule.subject:
+            return None  # with no one named, whom another rule's duty binds is anyone's guess
+        # a duty touching the case's own matter ("贷款" in a case of a loan refused) may well hold here too
+        others = [o for o in self._others(case, brief) if not _touches(o[0], rule.condition)]
+        if not others:
+            return None  # no false variant to pair with: a rule asked only ever true gives itself away
+        rng = brief.rng
+        truth = rng.random() < 0.5
+        said, other, peer = (case.act, rule, case.fact) if truth else rng.choice(others)
+        speaker = _speaker(case, rng)
+        who = speaker.removeprefix("其同事")
+        stem = f"{case.story}。{speaker}据此认为，{case.bearer}{rule.written}{said}。（　）"
+        if truth:
+            verdict = f"{who}的说法正确。"
+        else:
+            verdict = (
+                f"“{said}”是“{other.condition}”时的要求，本案并非这种情形；本案{case.bearer}{rule.written}"
+                f"{case.act}，{who}的说法错误。"
+            )
+        sources = [case.fact.source] if truth else [case.fact.source, peer.source]
+        return O.judge([case.fact.id], stem, truth, _basis(case) + verdict, sources, difficulty=0.5)
+
+    def _what(self, case: Case, brief: Brief) -> Written | None:
+        """What the bound party must do here, among what other rules ask of it in other situations."""
+        rule = case.rule
+        if rule.modal not in _DUTIES or not rule.subject or len(case.act) > O.OPTION_MAX:
+            return None
+        wrong = self._others(case, brief)
         if len(wrong) < 3:
             return None
         rng = brief.rng
@@ -164,8 +188,7 @@ class Duty:
         choices = [O.Option(case.act, True, f"本案{case.story}，{case.bearer}{rule.written}{case.act}")]
         for text, other, _ in picked:
             choices.append(O.Option(text, False, f"“{text}”是“{other.condition}”时的要求，本案并非这种情形"))
-        when = O.case_date(rng, case.fact.source)
-        stem = f"{when}，{case.story}。按照规定，{case.bearer}{rule.written}（　）。"
+        stem = f"{case.story}。按照规定，{case.bearer}{rule.written}（　）。"
         sources = [case.fact.source, *(peer.source for _, _, peer in picked)]
         return O.choice([case.fact.id], "single", stem, O.arrange(choices, rng), sources, lead=_basis(case))
 
@@ -217,7 +240,7 @@ class Duty:
             choices.append(
                 O.Option(party.name if role in _PEOPLE else party.intro, role == rule.subject, why)
             )
-        stem = f"{O.case_date(rng, case.fact.source)}，{case.story}。{also}按照规定，应当由（　）{act}。"
+        stem = f"{case.story}。{also}按照规定，应当由（　）{act}。"
         return O.choice(
             [case.fact.id], "single", stem, O.arrange(choices, rng), [case.fact.source], lead=_basis(case)
         )

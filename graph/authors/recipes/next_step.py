@@ -1,8 +1,8 @@
 """The steps of a procedure → 灵活 case: the parties have done the first steps, and the question is what
-comes next. "买方周某与卖方吴某办理存量房买卖，目前已经完成：①买卖双方签订房屋买卖合同并办理网签；
-②买方将购房资金存入资金监管账户。按照存量房买卖的一般办理顺序，接下来的环节是（　）" — which steps the
-case names decides the key, and every option is a step of the same procedure (the steps still to come, and
-one already done when the procedure is short).
+comes next. "买方周某与卖方吴某办理存量房买卖，先是买卖双方签订房屋买卖合同并办理网签，
+随后买方将购房资金存入资金监管账户。…按照存量房买卖的一般办理顺序，接下来的环节是（　）" — which steps the
+case tells done decides the key, and every option is a step still to come (a step the case already tells
+done would be ruled out on sight).
 
 Only a list the source gives in order is told ("一般办理顺序是：（1）…（2）…", "程序依次为…"), and only when
 its name says what is being done ("存量房买卖", "不动产登记"); a step the case would have to meet a
@@ -27,9 +27,9 @@ _NAME_END = re.compile(r"的?(?:一般)?(?:办理)?(?:顺序|程序|流程|步�
 _CONDITIONAL = re.compile(r"^[^，]{2,12}的，")
 _TOPIC_MIN = 4
 _STEPS_MIN = 4
-_CASE_YEARS = (2025, 2026)
+_BARE_MAX = 4  # "申请", "受理": a stage named, not an act told
 _PARTIES = ("买方", "卖方", "买卖双方")
-_MARKS = "①②③④⑤⑥⑦⑧⑨"
+_STEPS_MAX = 9
 
 
 @dataclass(frozen=True)
@@ -69,13 +69,24 @@ def _who(steps: tuple[str, ...], rng: random.Random) -> str:
     return scenes.person(rng)
 
 
+def _events(done: list[str]) -> str:
+    """What the parties did, told as events: bare step names ("申请、受理") as stages finished, clauses in
+    the order they happened."""
+    if all(len(step) <= _BARE_MAX and "，" not in step for step in done):
+        return f"{'、'.join(done)}环节已经办完"
+    if len(done) == 1:
+        return done[0]
+    links = ["先是", *(("接着", "然后")[i % 2] for i in range(len(done) - 2)), "随后"]
+    return "，".join(link + step for link, step in zip(links, done, strict=True))
+
+
 def _case(found: Procedure, at: int, rng: random.Random) -> tuple[str, str]:
-    """The case up to the question, with the first `at` steps reported done, and who the parties are."""
-    done = [_done(step) for step in found.steps[:at]]
-    listed = "；".join(f"{_MARKS[i]}{step}" for i, step in enumerate(done)) if at > 1 else done[0]
-    date = scenes.date_in(rng, rng.choice(_CASE_YEARS))
+    """The case up to the question, with the first `at` steps told as done, and who the parties are. No
+    date: when things happened decides nothing here."""
     who = _who(found.steps, rng)
-    return f"{date}，{who}办理{found.topic}，目前已经完成：{listed}。", who
+    told = "双方" if "与" in who else who
+    events = _events([_done(step) for step in found.steps[:at]])
+    return f"{who}办理{found.topic}，{events}。之后{told}来到经纪门店，询问后续手续。", who
 
 
 def _order(found: Procedure) -> str:
@@ -103,6 +114,11 @@ def _judge(found: Procedure, at: int, rng: random.Random) -> Written | None:
     return O.judge([found.fact.id], stem, truth, lead + why, [found.fact.source], difficulty=0.5)
 
 
+def _later(steps: tuple[str, ...], at: int) -> list[str]:
+    """The steps after the key short enough to be options."""
+    return [step for step in steps[at + 1 :] if len(step) <= O.OPTION_MAX]
+
+
 class NextStep:
     name = "next_step"
     kinds: tuple[FactKind, ...] = ("enumeration",)
@@ -112,36 +128,32 @@ class NextStep:
         if brief.task.mode != "flexible" or brief.task.qtype not in self.qtypes:
             return None
         found = procedure(fact)
-        if found is None or len(found.steps) > len(_MARKS):
+        if found is None or len(found.steps) > _STEPS_MAX:
             return None
         rng = brief.rng
         steps = found.steps
-        # the key: a step with no condition of its own, after at least one done step and before two more
+        # the key: a step with no condition of its own, after at least one done step and before two more;
+        # a single also needs three later steps, since a step the case tells done would be ruled out on sight
+        needed = 3 if brief.task.qtype == "single" else 2
         keys = [
             at
             for at in range(1, len(steps) - 2)
-            if not _CONDITIONAL.match(steps[at]) and len(steps[at]) <= O.OPTION_MAX
+            if not _CONDITIONAL.match(steps[at])
+            and len(steps[at]) <= O.OPTION_MAX
+            and len(_later(steps, at)) >= needed
         ]
         if not keys:
             return None
         at = rng.choice(keys)
-        later = [s for s in steps[at + 1 :] if len(s) <= O.OPTION_MAX]
-        earlier = [s for s in steps[:at] if len(s) <= O.OPTION_MAX]
-        wrong = later[:3] + earlier[::-1][: max(0, 3 - len(later))]
-        if len(wrong) < 3 or len(later) < 2:
-            return None  # steps already done are in the case: more than one of them among four is a giveaway
+        later = _later(steps, at)
         if brief.task.qtype == "judge":
             return _judge(found, at, rng)
         case, _ = _case(found, at, rng)
         stem = f"{case}按照{found.name}，接下来的环节是（　）。"
         key = steps[at]
         choices = [O.Option(key, True, f"“{key}”紧接在已经完成的“{_done(steps[at - 1])}”之后")]
-        for step in wrong:
-            if steps.index(step) < at:
-                why = f"“{_done(step)}”本案已经完成"
-            else:
-                why = f"“{_done(step)}”应当在“{key}”之后办理"
-            choices.append(O.Option(step, False, why))
+        for step in later[:3]:
+            choices.append(O.Option(step, False, f"“{_done(step)}”应当在“{key}”之后办理"))
         return O.choice(
             [fact.id],
             "single",

@@ -1,6 +1,6 @@
-"""A list of 情形 under a rule ("职工可以提取…的情形", "需要注销网签的情形") → 灵活 judge: a dated case in
+"""A list of 情形 under a rule ("职工可以提取…的情形", "需要注销网签的情形") → 灵活 judge: a case (undated) in
 which exactly one listed situation happens to named people, and a broker's conclusion about this case.
-"2026年4月9日，职工周某出境定居。经纪人员吴某据此认为，周某不能提取职工住房公积金账户内的存储余额。（　）"
+"职工周某出境定居。经纪人员吴某据此认为，周某不能提取职工住房公积金账户内的存储余额。（　）"
 The situation decides the answer: it is one the list names, so the rule's own word (可以, 不得, 需要) holds
 and the conclusion is right exactly when it keeps that word; a conclusion with the word turned is wrong.
 
@@ -98,7 +98,7 @@ class Situation:
         right = _claim(predicate, actor, names)
         truth = rng.random() < 0.5
         said = right if truth else right.replace(word[0], word[1], 1)
-        stem = f"{O.case_date(rng, fact.source)}，{told}。经纪人员{broker}据此认为，{said}。（　）"
+        stem = f"{told}。经纪人员{broker}据此认为，{said}。（　）"  # no date: it decides nothing
         listed = O.clean_item(item).removesuffix("的")
         analysis = f"本案中{told}，属于教材所列{fact.subject}中的“{listed}”，因此{right}"
         analysis += "。" if truth else f"，而不是“{said}”。"
