@@ -184,7 +184,9 @@ def test_the_critic_reads_the_dates_as_the_holding_period_and_signs_every_bundle
     assert checked >= 9
 
 
-COUNTING = "卖方的持有年限自契税完税凭证上注明的时间与不动产权证书登记时间两者中较早的日期起算，至出售之日止。"
+COUNTING = (
+    "卖方的持有年限自契税完税凭证上注明的时间与不动产权证书登记时间两者中较早的日期起算，至出售之日止。"
+)
 
 
 def test_the_holding_period_is_dated_by_the_deed_and_the_textbooks_counting_rule_is_quoted():
@@ -198,4 +200,6 @@ def test_the_holding_period_is_dated_by_the_deed_and_the_textbooks_counting_rule
             assert "购买" not in told and "缴纳契税并取得一套住房的不动产权证书" in told, told
             assert COUNTING.rstrip("。") in written.draft.explanation
             plain = _write(EXEMPT, qtype, seed)
-            assert plain is not None and "起算" not in plain.draft.explanation  # no counting rule, none quoted
+            assert (
+                plain is not None and "起算" not in plain.draft.explanation
+            )  # no counting rule, none quoted
