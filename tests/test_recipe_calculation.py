@@ -313,3 +313,37 @@ def test_total_interest_says_the_payment_is_not_rounded_and_its_equation_holds()
     shown = re.search(r"240×([\d.]+)−1,000,000", working)
     assert shown is not None
     assert abs(240 * float(shown.group(1)) - 1_000_000 - result["total_interest"]) < 0.05
+
+
+def test_the_explanation_quotes_the_formula_of_the_figure_asked_and_of_the_sale_year(compiled_sample):
+    """Examiners struck a VAT question quoting the surcharge formula, a 2023 sale quoting "÷1.03" and a
+    plot ratio quoting "容积率 = 建筑密度 × 层数": the 教材原文 must be the rule the question computes."""
+    facts, slices = compiled_sample
+    quoted: dict[str, list[tuple[str, float, str]]] = {"vat": [], "ratio": []}
+    for fact in facts:
+        if fact.kind != "example" or fact.calculator not in ("resale_vat", "plot_ratio"):
+            continue
+        for seed in range(4):
+            for qtype in ("single", "judge"):
+                task = Task(slice=slices[fact.slice_id], qtype=qtype, mode="flexible", seed=seed, facts=facts)
+                written = CalculationRecipe().write(
+                    fact, Brief(task=task, facts=facts, rng=random.Random(seed))
+                )
+                if written is None or written.calculation is None:
+                    continue
+                basis = explanation_parts(written.draft.explanation)["教材原文"]
+                if written.calculation.field in quoted:
+                    quoted[written.calculation.field].append(
+                        (written.draft.stem, written.calculation.value, basis)
+                    )
+    assert len(quoted["vat"]) >= 4 and len(quoted["ratio"]) >= 2, quoted
+    for stem, key, basis in quoted["vat"]:
+        assert "增值税" in basis and "附加税费 =" not in basis, basis
+        if key == 0:  # an exempt sale: the exemption is the rule
+            assert "= 0" in basis, (stem, basis)
+            continue
+        year = int(re.search(r"(\d{4})年", stem).group(1))
+        rate, other = ("3%", "5%") if year >= 2026 else ("5%", "3%")
+        assert rate in basis and other not in basis, (stem, basis)
+    for _, _, basis in quoted["ratio"]:
+        assert "容积率" in basis and "建筑密度" not in basis, basis
