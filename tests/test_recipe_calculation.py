@@ -4,6 +4,7 @@ distractor is a real mistake recomputed — never the key doubled, halved or shi
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from pathlib import Path
@@ -167,14 +168,17 @@ def test_the_explanation_gives_the_formula_with_the_actual_numbers(seed: int) ->
     assert written.draft.sources == [VAT.source]
 
 
-def test_loan_distractors_come_from_other_methods_and_rates_not_arithmetic() -> None:
+def test_loan_distractors_come_from_other_methods_and_the_case_not_from_rates_the_stem_rules_out() -> None:
+    """The stem states the rate, so "误用了2.6%的利率" is no mistake a reader makes (an examiner struck it);
+    overlooking the down payment the case tells is."""
     written = _write(LOAN_SLICE, LOAN, seed=3)
     args = written.calculation.args
     key = _key(written)
+    price = float(re.search(r"总价(\d+(?:\.\d+)?)万元", written.draft.stem).group(1)) * 10_000
     real = [
         calc.run("equal_principal", args)["first_month"],
         calc.run("equal_installment", {**args, "annual_rate": 0})["monthly_payment"],
-        calc.run("equal_installment", {**args, "annual_rate": 0.026})["monthly_payment"],
+        calc.run("equal_installment", {**args, "principal": price})["monthly_payment"],
     ]
     distractors = [
         _value(o)
@@ -182,10 +186,20 @@ def test_loan_distractors_come_from_other_methods_and_rates_not_arithmetic() -> 
         if letter != written.draft.answer
     ]
     assert all(any(same_number(d, r) for r in real) for d in distractors)
+    assert "误用" not in written.draft.explanation and "总价当作贷款本金" in written.draft.explanation
     # the annual rate taken as the monthly one gives a figure many times the key: an examiner strikes it (D3)
     assert max(distractors) < 8 * key
     assert f"期限{args['years']}年" in written.draft.stem and "等额本息" in written.draft.stem
     assert same_number(written.calculation.value, key)
+
+
+def test_the_borrower_applies_for_the_loan_the_worked_example_is_about() -> None:
+    """A provident-fund rate told with a bank loan is a case no examiner signs: the loan is the example's."""
+    bank = _write(LOAN_SLICE, LOAN, seed=3)
+    assert "向银行申请商业性个人住房贷款" in bank.draft.stem and "公积金" not in bank.draft.stem
+    example = "【例】首套住房公积金贷款80万元，年利率2.6%，期限25年，等额本息。"
+    fund = _write(LOAN_SLICE, dataclasses.replace(LOAN, source=example), seed=3)
+    assert "申请住房公积金贷款" in fund.draft.stem and "银行" not in fund.draft.stem
 
 
 def test_same_seed_same_question_and_other_seeds_other_people_and_figures() -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import calc
 from calc.labels import result_label
 from graph.authors import scenes
-from graph.authors.calc_text import TELLINGS, Case, Mistake, Names, Telling, option_texts
+from graph.authors.calc_text import TELLINGS, Case, Mistake, Names, Telling, lender, option_texts
 from graph.authors.recipes.base import Brief, Written
 from graph.format import JUDGE_OPTIONS, LETTERS, compose_explanation, numbers_in, same_number
 from graph.grounding.text import bare
@@ -213,6 +213,8 @@ def calculation_question(
         case = telling.vary(dict(fact.args), brief.rng, today)
         if case is None:
             return None
+        if "annual_rate" in case.args:
+            case.extras.setdefault("lender", lender(fact.source))
         try:
             result = calc.run(telling.calculator, case.args)
         except calc.CalcError:
