@@ -49,7 +49,9 @@ _MODAL = ("可以", "应当", "有权", "必须", "不得")
 # A seller named before a bare holding bound ("卖方持有不满2年的"): the rule is of a home's sale.
 _SELLERS = ("卖方", "出售人", "出卖人", "售房人")
 # How the textbook counts a holding period ("持有年限自契税完税凭证上注明的时间…起算，至出售之日止").
-_COUNTED = re.compile(r"[^。；\n]*年限(?:自|从)[^。；\n]{4,80}?起算[^。；\n]*")
+_COUNTED = re.compile(
+    r"[^。；\n]*(?:持有|购房|购买)[^。；，\n]{0,4}(?:年限|期限|时间)(?:自|从)[^。；\n]{4,80}?起算[^。；\n]*"
+)
 # A consequence said of a party outright ("缴纳增值税及附加"), not a clause about some other sum.
 _VERDICTS = ("缴纳", "免征", "征收", "不征", "应当", "需要", "无需", "可以")
 
