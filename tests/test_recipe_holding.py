@@ -199,7 +199,8 @@ def test_the_holding_period_is_dated_by_the_deed_and_the_textbooks_counting_rule
             told = written.draft.stem + "".join(written.draft.options or [])
             assert "购买" not in told and "缴纳契税并取得一套住房的不动产权证书" in told, told
             assert COUNTING.rstrip("。") in written.draft.explanation
-            plain = _write(EXEMPT, qtype, seed)
+            land = "土地使用年限自出让合同约定的起始日起算。"  # a land term, no holding period
+            plain = _write(f"{EXEMPT}{land}", qtype, seed)
             assert (
                 plain is not None and "起算" not in plain.draft.explanation
             )  # no counting rule, none quoted
