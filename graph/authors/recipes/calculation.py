@@ -101,8 +101,8 @@ def wrong_answers(
     more: tuple[Mistake, ...] = (),
 ) -> list[Wrong]:
     """Each mistake's recomputed result, in the telling's order and then `more` (what a case's own story
-    invites), without repeats, negatives, the key itself or anything that reads as a slip of the key (×2,
-    ÷2, ×10)."""
+    invites, worded as that story tells it when the telling found the same figure), without repeats,
+    negatives, the key itself or anything that reads as a slip of the key (×2, ÷2, ×10)."""
     found: list[Wrong] = []
     for mistake in (*telling.mistakes(case, field, quoted), *more):
         value = _mistaken(telling, mistake, field)
@@ -110,8 +110,11 @@ def wrong_answers(
             continue
         if any(same_number(value, key * factor) for factor in _SLIPS):
             continue
-        if all(not same_number(value, seen.value) for seen in found):
+        same = [index for index, seen in enumerate(found) if same_number(value, seen.value)]
+        if not same:
             found.append(Wrong(value, mistake.why))
+        elif mistake in more:
+            found[same[0]] = Wrong(value, mistake.why)
     return found
 
 
