@@ -4,6 +4,7 @@ distractor is a real mistake recomputed — never the key doubled, halved or shi
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from pathlib import Path
@@ -167,14 +168,17 @@ def test_the_explanation_gives_the_formula_with_the_actual_numbers(seed: int) ->
     assert written.draft.sources == [VAT.source]
 
 
-def test_loan_distractors_come_from_other_methods_and_rates_not_arithmetic() -> None:
+def test_loan_distractors_come_from_other_methods_and_the_case_not_from_rates_the_stem_rules_out() -> None:
+    """The stem states the rate, so "误用了2.6%的利率" is no mistake a reader makes (an examiner struck it);
+    overlooking the down payment the case tells is."""
     written = _write(LOAN_SLICE, LOAN, seed=3)
     args = written.calculation.args
     key = _key(written)
+    price = float(re.search(r"总价(\d+(?:\.\d+)?)万元", written.draft.stem).group(1)) * 10_000
     real = [
         calc.run("equal_principal", args)["first_month"],
         calc.run("equal_installment", {**args, "annual_rate": 0})["monthly_payment"],
-        calc.run("equal_installment", {**args, "annual_rate": 0.026})["monthly_payment"],
+        calc.run("equal_installment", {**args, "principal": price})["monthly_payment"],
     ]
     distractors = [
         _value(o)
@@ -182,10 +186,20 @@ def test_loan_distractors_come_from_other_methods_and_rates_not_arithmetic() -> 
         if letter != written.draft.answer
     ]
     assert all(any(same_number(d, r) for r in real) for d in distractors)
+    assert "误用" not in written.draft.explanation and "总价当作贷款本金" in written.draft.explanation
     # the annual rate taken as the monthly one gives a figure many times the key: an examiner strikes it (D3)
     assert max(distractors) < 8 * key
     assert f"期限{args['years']}年" in written.draft.stem and "等额本息" in written.draft.stem
     assert same_number(written.calculation.value, key)
+
+
+def test_the_borrower_applies_for_the_loan_the_worked_example_is_about() -> None:
+    """A provident-fund rate told with a bank loan is a case no examiner signs: the loan is the example's."""
+    bank = _write(LOAN_SLICE, LOAN, seed=3)
+    assert "向银行申请商业性个人住房贷款" in bank.draft.stem and "公积金" not in bank.draft.stem
+    example = "【例】首套住房公积金贷款80万元，年利率2.6%，期限25年，等额本息。"
+    fund = _write(LOAN_SLICE, dataclasses.replace(LOAN, source=example), seed=3)
+    assert "申请住房公积金贷款" in fund.draft.stem and "银行" not in fund.draft.stem
 
 
 def test_same_seed_same_question_and_other_seeds_other_people_and_figures() -> None:
@@ -313,3 +327,37 @@ def test_total_interest_says_the_payment_is_not_rounded_and_its_equation_holds()
     shown = re.search(r"240×([\d.]+)−1,000,000", working)
     assert shown is not None
     assert abs(240 * float(shown.group(1)) - 1_000_000 - result["total_interest"]) < 0.05
+
+
+def test_the_explanation_quotes_the_formula_of_the_figure_asked_and_of_the_sale_year(compiled_sample):
+    """Examiners struck a VAT question quoting the surcharge formula, a 2023 sale quoting "÷1.03" and a
+    plot ratio quoting "容积率 = 建筑密度 × 层数": the 教材原文 must be the rule the question computes."""
+    facts, slices = compiled_sample
+    quoted: dict[str, list[tuple[str, float, str]]] = {"vat": [], "ratio": []}
+    for fact in facts:
+        if fact.kind != "example" or fact.calculator not in ("resale_vat", "plot_ratio"):
+            continue
+        for seed in range(4):
+            for qtype in ("single", "judge"):
+                task = Task(slice=slices[fact.slice_id], qtype=qtype, mode="flexible", seed=seed, facts=facts)
+                written = CalculationRecipe().write(
+                    fact, Brief(task=task, facts=facts, rng=random.Random(seed))
+                )
+                if written is None or written.calculation is None:
+                    continue
+                basis = explanation_parts(written.draft.explanation)["教材原文"]
+                if written.calculation.field in quoted:
+                    quoted[written.calculation.field].append(
+                        (written.draft.stem, written.calculation.value, basis)
+                    )
+    assert len(quoted["vat"]) >= 4 and len(quoted["ratio"]) >= 2, quoted
+    for stem, key, basis in quoted["vat"]:
+        assert "增值税" in basis and "附加税费 =" not in basis, basis
+        if key == 0:  # an exempt sale: the exemption is the rule
+            assert "= 0" in basis, (stem, basis)
+            continue
+        year = int(re.search(r"(\d{4})年", stem).group(1))
+        rate, other = ("3%", "5%") if year >= 2026 else ("5%", "3%")
+        assert rate in basis and other not in basis, (stem, basis)
+    for _, _, basis in quoted["ratio"]:
+        assert "容积率" in basis and "建筑密度" not in basis, basis

@@ -39,7 +39,8 @@ def _kb(text: str) -> tuple[list[Slice], FactBase]:
 
 
 def _rule(facts: FactBase) -> Fact:
-    return next(f for f in facts if f.slice_id == "s-0" and f.kind == "threshold")
+    rules = [f for f in facts if f.slice_id == "s-0" and f.kind == "threshold"]
+    return next((f for f in rules if f.unit == "日"), rules[0])  # the period, not a figure of its premise
 
 
 def _write(seed: int, text: str = DECIDE, qtype: str = "single", mode: str = "flexible") -> Question | None:
@@ -63,7 +64,7 @@ def test_the_key_is_fifteen_days_after_the_day_of_acceptance_and_the_others_are_
     for seed in range(10):
         question = _write(seed)
         assert question is not None
-        assert "15日" not in question.stem and "受理申请" in question.stem
+        assert "15日内" not in question.stem and "受理申请" in question.stem
         start = _day(question.stem)
         gaps = [(_day(option) - start).days for option in question.options]
         assert question.answer == ["ABCD"[gaps.index(15)]], (question.stem, question.options)
@@ -89,3 +90,66 @@ def test_working_days_strict_requests_and_other_types_are_not_told():
     assert _write(1, "不动产登记机构应当自受理登记申请之日起30个工作日内办结不动产登记手续。") is None
     assert _write(1, mode="strict") is None
     assert _write(1, qtype="judge") is None
+
+
+def test_the_last_day_of_the_period_is_a_plain_working_day():
+    """A last day on a weekend or holiday moves to the next working day, so the key would be disputable."""
+    for seed in range(40):
+        question = _write(seed)
+        assert question is not None
+        due = _day(question.options["ABCD".index(question.answer[0])])
+        assert due.weekday() < 5, question.stem
+        assert (due.month, due.day) not in {(1, 1), (5, 1), (10, 1), (10, 2), (10, 3)}
+        assert not (1, 20) <= (due.month, due.day) <= (2, 28), question.stem  # the Spring Festival span
+        assert "工作日" in question.explanation
+
+
+REFUND = (
+    "合同对面积差异的处理未作约定的，按以下原则处理：（1）面积误差比绝对值在3%以内（含3%）的，据实结算房价款；"
+    "（2）面积误差比绝对值超出3%时，买受人有权退房。"
+    "买受人退房的，房地产开发企业应当在买受人提出退房之日起30日内将已付房价款退还买受人，同时支付已付房价款利息。"
+)
+
+
+def test_a_refund_case_tells_the_condition_under_which_the_buyer_may_withdraw():
+    for seed in range(6):
+        question = _write(seed, REFUND)
+        assert question is not None
+        assert question.stem.startswith("因面积误差比绝对值超出3%，"), question.stem
+        assert "买受人提出退房" in question.stem
+
+
+def test_the_distractors_are_the_limits_of_the_acts_most_like_this_one():
+    """Of six other limits, the two whose rules are about something else (an assignment, a tenant's
+    answer) share least wording with a registration rule and never give a distractor."""
+    pieces = [
+        Slice(
+            id="s-0",
+            path=_PATH,
+            mastery="掌握",
+            text="登记机构应当自受理异议登记申请之日起十五日内作出是否登记的决定。",
+        )
+    ]
+    others = (
+        "预告登记后，自能够进行不动产登记之日起九十日内未申请登记的，预告登记失效。",
+        "不动产登记机构应当自受理登记申请之日起30日内办结不动产登记手续。",
+        "登记机构应当自收到更正申请之日起五日内作出更正登记的决定。",
+        "不动产登记机构应当自受理抵押登记申请之日起七日内办结登记。",
+        "受让人应当自签订合同之日起六十日内付清全部价款。",
+        "出租人履行通知义务后，承租人在二十日内未明确表示购买的，视为放弃。",
+    )
+    pieces += [Slice(id=f"s-{i + 1}", path=_PATH, mastery="掌握", text=t) for i, t in enumerate(others)]
+    facts = compile_kb(pieces)
+    rule = next(f for f in facts if f.slice_id == "s-0" and f.kind == "threshold")
+    gaps: set[int] = set()
+    for seed in range(12):
+        task = Task(slice=pieces[0], qtype="single", mode="flexible", seed=seed, facts=facts)
+        written = RECIPE.write(rule, Brief(task=task, facts=facts, rng=random.Random(seed)))
+        if written is None:
+            continue
+        question = write_question(
+            {"draft": written.draft.model_dump(), "qtype": "single"}, pieces[0], "flexible"
+        )
+        start = _day(question.stem)
+        gaps |= {(_day(option) - start).days for option in question.options}
+    assert gaps and not gaps & {60, 20}, gaps

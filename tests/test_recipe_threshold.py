@@ -429,7 +429,7 @@ def test_a_rule_with_a_second_condition_is_not_told_as_a_case_with_the_other_con
 def test_a_bound_the_book_forbids_crossing_is_asked_as_forbidden():
     """ "都不得超过30年" asked as "不超过（　）" drops the book's prohibition, and the critic rejects it."""
     text = (
-        "任何借款人的贷款期限都不得超过30年。借款人年龄与贷款期限之和的上限为70年。"
+        "商业性个人住房贷款的期限都不得超过30年。借款人年龄与贷款期限之和的上限为70年。"
         "房龄与贷款期限之和的上限为50年。公积金贷款的最长期限为25年。"
     )
     piece = Slice(
@@ -440,4 +440,27 @@ def test_a_bound_the_book_forbids_crossing_is_asked_as_forbidden():
     task = Task(slice=piece, qtype="single", mode="strict", seed=1, facts=facts)
     written = RECIPE.write(fact, Brief(task=task, facts=facts, rng=random.Random(1)))
     assert written is not None
-    assert written.draft.stem == "任何借款人的贷款期限不得超过（　）。"
+    assert written.draft.stem == "商业性个人住房贷款的期限不得超过（　）。"
+
+
+def test_a_threshold_whose_subject_leans_on_the_paragraph_before_is_not_asked() -> None:
+    """Examiners struck "三者取最短的，最长贷款期限为（　）" (which three?) and
+    "任何借款人的贷款期限不得超过（　）" (which loan?): out of their paragraph such stems cannot say what
+    they ask. A rule that names its own quantity is still asked."""
+    text = (
+        "三项限制的作用分别是：①期限上限，任何借款人的贷款期限都不得超过30年。"
+        "借款人年龄加贷款期限不超过65年，三者取最短，最长贷款期限为25年。"
+        "住房公积金贷款的期限最长不超过30年。商业性个人住房贷款的期限最长不超过20年。"
+        "个人住房组合贷款的期限最长不超过25年。"
+    )
+    piece = Slice(id="s-term", path=SLICE.path, mastery="掌握", text=text)
+    facts = [fact for fact in compile_kb([piece]) if fact.kind == "threshold"]
+    stems = []
+    for fact in facts:
+        for qtype in ("single", "judge"):
+            for seed in range(4):
+                written = _write(fact, facts, qtype, seed=seed)
+                if written is not None:
+                    stems.append(written.draft.stem)
+    assert any("住房公积金贷款的期限" in stem for stem in stems), stems
+    assert not [stem for stem in stems if "三者" in stem or "任何" in stem]

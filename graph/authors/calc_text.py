@@ -578,13 +578,16 @@ class RegistrationFee(Telling):
         ]
 
 
-def _rate_slips(args: Args, quoted: tuple[float, ...]) -> list[Mistake]:
-    """Another loan rate the same section quotes: the rate of the other loan type or term."""
-    return [
-        Mistake(f"误用了{percent(rate)}的利率", {**args, "annual_rate": rate})
-        for rate in quoted
-        if 0.01 <= rate <= 0.08 and abs(rate - args["annual_rate"]) > 1e-9
-    ]
+def lender(example: str) -> str:
+    """How the case's borrower applies, as the worked example's loan is: a provident-fund rate told with
+    a bank loan is a case no examiner signs."""
+    return "申请住房公积金贷款" if "公积金" in example else "向银行申请商业性个人住房贷款"
+
+
+def _price_as_principal(case: Case) -> list[Mistake]:
+    """Borrowing the whole price: the slip a reader makes who overlooks the down payment the case tells."""
+    price = case.extras.get("price")
+    return [Mistake("误把房屋总价当作贷款本金", {**case.args, "principal": price})] if price else []
 
 
 # Down payments as buyers make them: three to four tenths of the price.
@@ -597,7 +600,7 @@ def _loan_story(case: Case, names: Names, method: str) -> str:
     args, extras = case.args, case.extras
     return (
         f"{names.buyer}购买一套总价{money(extras['price'])}的存量住房，首付{money(extras['down'])}，"
-        f"其余{money(args['principal'])}向银行申请住房贷款，期限{args['years']}年，"
+        f"其余{money(args['principal'])}{extras.get('lender', lender(''))}，期限{args['years']}年，"
         f"年利率{percent(args['annual_rate'])}，采用{method}方式还款。"
     )
 
@@ -654,7 +657,7 @@ class EqualInstallment(Telling):
                 Mistake("误按等额本金方式计算利息总额", args, "total_interest", "equal_principal"),
                 Mistake("把还款总额当作了利息总额，没有减去本金", args, "total_payment"),
             ]
-        return found + _rate_slips(args, quoted)
+        return found + _price_as_principal(case)
 
 
 class EqualPrincipal(Telling):
@@ -698,7 +701,7 @@ class EqualPrincipal(Telling):
                 Mistake("误按等额本息方式计算利息总额", args, "total_interest", "equal_installment"),
                 Mistake("把还款总额当作了利息总额，没有减去本金", args, "total_payment"),
             ]
-        return found + _rate_slips(args, quoted)
+        return found + _price_as_principal(case)
 
 
 def _shares(ratio: float) -> str:

@@ -9,9 +9,12 @@ import re
 
 _DAY = r"((?:19|20)\d{2})年(\d{1,2})月(\d{1,2})日"
 _SELL = "对外销售|上市转让|上市交易|出售|转让|销售"
+# A case dates holding from the deed ("缴纳契税并取得一套住房的不动产权证书"), as the tax rules count a
+# purchase's holding period: it reads as the purchase.
+_DEED = "缴纳契税并取得"
 _HELD = re.compile(
-    rf"于?{_DAY}，?(?P<who>[^，；。]{{0,8}}?)于?(?P<acquire>购买|购入|购置|取得)了?一[套处间]"
-    rf"(?P<home>[\u4e00-\u9fff]{{1,10}}?)[；，](?:并于|于)?{_DAY}，?(?:他|她)?(?:将其|将这套|将该)?"
+    rf"于?{_DAY}，?(?P<who>[^，；。]{{0,8}}?)于?(?P<acquire>购买|购入|购置|{_DEED}|取得)了?一[套处间]"
+    rf"(?P<home>[\u4e00-\u9fff]{{1,10}}?)(?:的不动产权证书)?[；，](?:并于|于)?{_DAY}，?(?:他|她)?(?:将其|将这套|将该)?"
     rf"(?P<sell>{_SELL})(?:这套|该)?(?P=home)?"
 )
 
@@ -28,6 +31,7 @@ def held_for(text: str) -> str:
         if months < 0:
             return match.group()
         years = f"{months / 12:.2f}".rstrip("0").rstrip(".")
-        return f"{match['who']}{match['acquire']}{years}年的{match['home']}{match['sell']}"
+        acquire = "购买" if match["acquire"] == _DEED else match["acquire"]
+        return f"{match['who']}{acquire}{years}年的{match['home']}{match['sell']}"
 
     return _HELD.sub(period, text)

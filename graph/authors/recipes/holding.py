@@ -1,5 +1,6 @@
-"""Holding-period thresholds → 灵活 cases told with a purchase date and a sale date, as the field's papers
-set them: "2024年3月18日，周女士购买了一套住房；2026年1月10日，她对外销售这套住房时免征增值税。"
+"""Holding-period thresholds → 灵活 cases told with the deed's date and a sale date, as the field's papers
+set them: "2024年3月18日，周女士缴纳契税并取得一套住房的不动产权证书；2026年1月10日，她对外销售这套住房时
+免征增值税。"
 The learner works out how long the home was held and compares it with the bound
 (满2年, 5年以上, 不满2年).
 
@@ -47,6 +48,10 @@ _CLOSED_UPPER = ("不超过", "以下", "以内", "之内", "≤")
 _MODAL = ("可以", "应当", "有权", "必须", "不得")
 # A seller named before a bare holding bound ("卖方持有不满2年的"): the rule is of a home's sale.
 _SELLERS = ("卖方", "出售人", "出卖人", "售房人")
+# How the textbook counts a holding period ("持有年限自契税完税凭证上注明的时间…起算，至出售之日止").
+_COUNTED = re.compile(
+    r"[^。；\n]*(?:持有|购房|购买)[^。；，\n]{0,4}(?:年限|期限|时间)(?:自|从)[^。；\n]{4,80}?起算[^。；\n]*"
+)
 # A consequence said of a party outright ("缴纳增值税及附加"), not a clause about some other sum.
 _VERDICTS = ("缴纳", "免征", "征收", "不征", "应当", "需要", "无需", "可以")
 
@@ -188,12 +193,34 @@ def _day(day: dt.date) -> str:
     return f"{day.year}年{day.month}月{day.day}日"
 
 
+def acquired(home: str) -> str:
+    """How a case dates the start of holding. Tax rules count it from the 契税完税凭证 or the 不动产权证书,
+    not from a purchase, so a case dated by 购买 leaves the key disputable; with both on one day it is
+    the same whichever the textbook counts from."""
+    return f"缴纳契税并取得一套{home}的不动产权证书"
+
+
+def counted(brief: Brief) -> Fact | None:
+    """The textbook's own sentence on how a holding period is counted, when it has one."""
+    return next((fact for fact in brief.facts if _COUNTED.search(fact.source)), None)
+
+
+def counting_lead(fact: Fact, brief: Brief) -> tuple[str, list[str]]:
+    """The rule, and the textbook's counting sentence after it, with the sources they quote."""
+    rule = counted(brief)
+    if rule is None or rule.source == fact.source:
+        return rule_lead(fact), [fact.source]
+    found = _COUNTED.search(rule.source)
+    assert found is not None
+    return f"{rule_lead(fact)}{found.group().strip('，')}。", [fact.source, rule.source]
+
+
 def _reasoning(sale: Sale, held: Held, subject: str) -> str:
     reached = "已满" if held.meets == sale.lower else "不满"
     verdict = subject if held.meets else f"不能适用“{subject}”"
     return (
-        f"{_day(held.bought)}购买、{_day(held.sold)}{sale.sell}，持有{held.period()}，{reached}"
-        f"{sale.bound}，{verdict}"
+        f"自{_day(held.bought)}完税并取得不动产权证书至{_day(held.sold)}{sale.sell}，持有{held.period()}，"
+        f"{reached}{sale.bound}，{verdict}"
     )
 
 
@@ -227,11 +254,12 @@ class Holding:
         person = scenes.person(rng)
         pronoun = "她" if person.endswith("女士") else "他"
         stem = (
-            f"{_day(held.bought)}，{person}购买了一套{sale.home}；{_day(held.sold)}，{pronoun}"
+            f"{_day(held.bought)}，{person}{acquired(sale.home)}；{_day(held.sold)}，{pronoun}"
             f"{sale.sell}这套{sale.home}时{fact.subject}。（　）"
         )
-        analysis = f"{rule_lead(fact)}{person}{_reasoning(sale, held, fact.subject)}。"
-        return O.judge([fact.id], stem, held.meets, analysis, [fact.source], difficulty=0.5)
+        lead, sources = counting_lead(fact, brief)
+        analysis = f"{lead}{person}{_reasoning(sale, held, fact.subject)}。"
+        return O.judge([fact.id], stem, held.meets, analysis, sources, difficulty=0.5)
 
     def _choice(self, fact: Fact, sale: Sale, brief: Brief) -> Written | None:
         rng = brief.rng
@@ -255,20 +283,21 @@ class Holding:
             held = _held(sale, kind, rng)
             person = scenes.plain_name(rng, taken)
             taken.add(person)
-            text = f"{person}于{_day(held.bought)}购买一套{sale.home}，{_day(held.sold)}{sale.sell}"
+            text = f"{person}于{_day(held.bought)}{acquired(sale.home)}，{_day(held.sold)}{sale.sell}"
             choices.append(O.Option(text, right, f"：{person}{_reasoning(sale, held, fact.subject)}"))
         if len({c.text for c in choices}) < len(choices):
             return None
         lead = f"{scenes.agency(rng)}近期经手了四宗{sale.home}{sale.sell}业务。下列各项中，"
         asked = f"（　）的，{fact.subject}。" if wanted else f"不属于{fact.subject}情形的是（　）。"
         stem = f"{lead}{asked}"
+        rule, sources = counting_lead(fact, brief)
         return O.choice(
             [fact.id],
             qtype,
             stem,
             O.arrange(choices, rng),
-            [fact.source],
-            lead=rule_lead(fact),
+            sources,
+            lead=rule,
             difficulty=0.55,
         )
 

@@ -1,6 +1,7 @@
 """A rule that asks both for years owned and for the family's only home ("个人转让自用达5年以上、并且是家庭
-唯一生活用房取得的所得，免征个人所得税") → 灵活 cases told with a purchase date, a sale date and the family's
-other homes, as the papers set 满五唯一: the learner works out the years held and checks both conditions.
+唯一生活用房取得的所得，免征个人所得税") → 灵活 cases told with the deed's date, a sale date and the
+family's other homes, as the papers set 满五唯一: the learner works out the years held and checks both
+conditions.
 
 The traps are the two ways to miss it: a sale a month or two short of the anniversary of an only home, and
 a home held well past the bound while the family owns another. The case never names the rule.
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from graph.authors import scenes
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
-from graph.authors.recipes.holding import Held, Sale, _day, _held, rule_lead
+from graph.authors.recipes.holding import Held, Sale, _day, _held, acquired, counting_lead
 from graph.authors.recipes.threshold import bounds, consequence
 from retrieval.facts import Fact, FactKind
 from vocabulary.kinds import QuestionType
@@ -86,7 +87,8 @@ class OnlyHome:
         else:
             home = "但家庭另有其他住房，不是唯一生活用房" if reached else "且家庭另有其他住房"
         verdict = fact.subject if reached and only else f"不能{fact.subject}"
-        return f"{_day(held.bought)}购买、{_day(held.sold)}{rule.sell}，{years}，{home}，{verdict}"
+        since = f"自{_day(held.bought)}完税并取得不动产权证书至{_day(held.sold)}{rule.sell}"
+        return f"{since}，{years}，{home}，{verdict}"
 
     def _judge(self, fact: Fact, rule: Rule, sale: Sale, brief: Brief) -> Written | None:
         rng = brief.rng
@@ -97,12 +99,13 @@ class OnlyHome:
         pronoun = "她" if person.endswith("女士") else "他"
         said = f"{rule.sell}该住房{_INCOME}" if rule.income else f"{rule.sell}该住房时"
         stem = (
-            f"{_day(held.bought)}，{person}购买了一套住房；{_day(held.sold)}，{pronoun}{rule.sell}这套住房，"
+            f"{_day(held.bought)}，{person}{acquired('住房')}；{_day(held.sold)}，{pronoun}{rule.sell}这套住房，"
             f"{_status(only, pronoun)}。{person}{said}{fact.subject}。（　）"
         )
-        analysis = f"{rule_lead(fact)}{person}{self._reasoning(fact, rule, held, only)}。"
+        lead, sources = counting_lead(fact, brief)
+        analysis = f"{lead}{person}{self._reasoning(fact, rule, held, only)}。"
         truth = held.meets and only
-        return O.judge([fact.id], stem, truth, analysis, [fact.source], difficulty=0.55)
+        return O.judge([fact.id], stem, truth, analysis, sources, difficulty=0.55)
 
     def _choice(self, fact: Fact, rule: Rule, sale: Sale, brief: Brief) -> Written | None:
         """A single has one exempt seller, a multiple two; either keeps both traps: an only home sold short
@@ -121,7 +124,7 @@ class OnlyHome:
             person = scenes.plain_name(rng, taken)
             taken.add(person)
             status = "该住房是其家庭唯一的生活用房" if only else "其家庭名下另有一套住房"
-            text = f"{person}于{_day(held.bought)}购买一套住房，{_day(held.sold)}{rule.sell}，{status}"
+            text = f"{person}于{_day(held.bought)}{acquired('住房')}，{_day(held.sold)}{rule.sell}，{status}"
             right = held.meets and only
             if right != (only and kind in ("exact", "over")):
                 return None  # the dates fell on the other side of the bound
@@ -130,13 +133,14 @@ class OnlyHome:
         lead = f"{scenes.agency(rng)}近期经手了四宗个人住房{rule.sell}业务。"
         ending = "的有（　）。" if brief.task.qtype == "multi" else "的是（　）。"
         stem = f"{lead}下列卖方中，{asked}{fact.subject}{ending}"
+        rule_told, sources = counting_lead(fact, brief)
         return O.choice(
             [fact.id],
             brief.task.qtype,
             stem,
             O.arrange(choices, rng),
-            [fact.source],
-            lead=rule_lead(fact),
+            sources,
+            lead=rule_told,
             difficulty=0.6,
         )
 

@@ -80,6 +80,11 @@ _VERDICT = re.compile(r"免征|免税|征收|减按|不征|(?<!经济)适用|计
 _BOTH = re.compile(r"且|同时")
 # A clause closing a condition ("…的，", "…时，"): a second one means the text holds more than one clause.
 _CONDITION_CLOSE = re.compile(r"[的时]，")
+# Words that lean on what the sentences before said ("三者取最短的", "上述期限", "任何借款人的贷款期限" where
+# the paragraph says which loan): taken out of the paragraph, the question cannot say what it asks about.
+_FRAGMENT = re.compile(
+    r"^(?:该|其|此|这|上述|前述|以上|上列|前者|后者|任何|所有(?![权人])|一切)|[两二三四五六七八九十几]者"
+)
 _FORBIDDING = {"不超过": "不得超过", "不低于": "不得低于"}
 _UPPER = (*_UPPER_BEFORE, *_UPPER_AFTER)
 _LOWER = (*_LOWER_BEFORE, *_LOWER_AFTER)
@@ -293,6 +298,8 @@ def usable(fact: Fact) -> bool:
         return False
     condition = _clause(fact.condition)
     if not O.is_name(subject) or len(condition) > _CONDITION_MAX or condition.startswith(_CONNECTIVES):
+        return False
+    if _FRAGMENT.search(subject) or _FRAGMENT.search(condition):
         return False
     if "：" in condition or ":" in condition or re.search(r"、[\u4e00-\u9fff]$", condition):
         return False  # a heading's colon, or a list cut off after its first character ("卧室、起")
