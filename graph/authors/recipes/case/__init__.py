@@ -184,17 +184,44 @@ def _told_already(question: Question, asked: list[Question]) -> bool:
     )
 
 
+def _analysis_figures(question: Question) -> list[float]:
+    return numbers_in(explanation_parts(question.explanation).get(ANALYSIS, ""))
+
+
+def _entangled(judged: Question, other: Question) -> bool:
+    """A judgement states its figure, and a reader takes it for true: it gives another sub-question away
+    when the two share a key, when its own working passes through the other's key (附加税费 stated gives
+    the VAT back), or when the other's working passes through its figure (a stated nil VAT settles every
+    option of the total)."""
+    mine, theirs = judged.calculation, other.calculation
+    if mine is None or theirs is None:
+        return False
+    return (
+        same_number(mine.value, theirs.value)
+        or any(same_number(figure, theirs.value) for figure in _analysis_figures(judged))
+        or any(same_number(figure, mine.value) for figure in _analysis_figures(other))
+    )
+
+
+def _untangled(questions: list[Question]) -> list[Question]:
+    """The sub-questions without a judgement that gives another away."""
+    return [
+        question
+        for question in questions
+        if question.qtype != "judge"
+        or not any(_entangled(question, o) for o in questions if o is not question)
+    ]
+
+
 def _assemble(
     asking: _Asking, asks: list[tuple[str, str]], examples: dict[str, list[Fact]]
 ) -> CaseQuestion | None:
-    """Single-choice sub-questions with one judgement among them; a figure with too few real mistakes for
-    four options, or whose single fails the critic's checks, is asked as a judgement, and one that cannot be
-    asked either way, or tells nothing new, is left out. None when fewer than three remain."""
-    judged = asking.rng.randrange(len(asks))
+    """Single-choice sub-questions; a figure with too few real mistakes for four options, or whose single
+    fails the critic's checks, is asked as a judgement unless that gives another sub-question away, and one
+    that cannot be asked either way, or tells nothing new, is left out. None when fewer than three remain."""
     questions: list[Question] = []
-    for index, (calculator, field) in enumerate(asks):
-        order: tuple[QuestionType, ...] = ("judge", "single") if index == judged else ("single", "judge")
-        for qtype in order:
+    for calculator, field in asks:
+        for qtype in ("single", "judge"):
             inputs = asking.kind.inputs(calculator, asking.deal)
             fact = _example_for(examples, calculator, field, inputs)
             question = _sub_question(asking, fact, field, qtype)
@@ -202,6 +229,7 @@ def _assemble(
                 if not _told_already(question, questions):
                     questions.append(question)
                 break
+    questions = _untangled(questions)
     if len(questions) < _FEWEST:
         return None
     chapter = list(questions[0].chapter)
@@ -217,23 +245,29 @@ def compose_case(library: Library, chapter: tuple[str, ...], mode: Mode, seed: i
     A deal whose figures leave several sub-questions to judgements (a tax the sale is exempt from has one
     mistake, not three) gives way to another with more single choices when one turns up. Same seed, same
     case."""
-    examples = _examples(library, chapter)
+    chapter_examples = _examples(library, chapter)
     rng = random.Random(f"case|{seed}|{'/'.join(chapter)}|{mode}")
     today = dt.date.today()
     best: CaseQuestion | None = None
     for kind in DEALS:
+        examples = {
+            calculator: told
+            for calculator, facts in chapter_examples.items()
+            if (told := [fact for fact in facts if kind.tells(fact)])
+        }
         asks = [ask for ask in kind.asks if ask[0] in examples][:_MOST]
         if len(asks) < _FEWEST:
             continue
-        own = {calculator: examples[calculator][0] for calculator, _ in asks}
+        own = {calculator: facts[0] for calculator, facts in examples.items()}
         for _ in range(_ATTEMPTS):
+            asked = kind.chosen(asks, rng)
             deal = kind.make(own, rng, today)
             if deal is None:
                 break
             party = Party.drawn(rng, mode)
-            keys = tuple(k for c, f in asks if (k := _figure(kind, deal, c, f)) is not None)
+            keys = tuple(k for c, f in asked if (k := _figure(kind, deal, c, f)) is not None)
             asking = _Asking(kind, deal, party, kind.situation(deal, party, own), library, mode, rng, keys)
-            case = _assemble(asking, asks, examples)
+            case = _assemble(asking, asked, examples)
             if case is not None and (best is None or _judged(case) < _judged(best)):
                 best = case
             if best is not None and _judged(best) <= 1:
