@@ -15,7 +15,7 @@ import calc
 from graph.authors.base import AuthorError
 from graph.authors.recipes.case import check_case, compose_case, write_case
 from graph.context import KnowledgeIndex
-from graph.format import ANALYSIS, LETTERS, explanation_parts, numbers_in, same_number
+from graph.format import ANALYSIS, BASIS, LETTERS, explanation_parts, numbers_in, same_number
 from retrieval.compiler import compile_kb
 from retrieval.sources import load_sources
 from vocabulary.records import CaseQuestion
@@ -208,6 +208,43 @@ def test_a_loan_case_asks_no_down_payment_and_varies_what_it_asks(sample, prose)
         }
         assert all(calculator in _METHODS for sets in asked for calculator, _ in sets)
         assert len(asked) >= 2, asked
+
+
+# what the left-hand side of the quoted formula must name, and what it must not, per figure asked
+_RULE_NAMES = {
+    ("deed_tax", "tax"): ("契税", "合计"),
+    ("resale_vat", "vat"): ("增值税", "附加|合计"),
+    ("resale_vat", "surcharges"): ("附加", "合计"),
+    ("personal_income_tax", "tax"): ("个人所得税", "合计|退税"),
+    ("transaction_costs", "total"): ("合计", "^$"),
+    ("equal_installment", "monthly_payment"): ("月供|月还款额", "首月|组合|等额本金"),
+    ("equal_installment", "total_interest"): ("利息", "等额本金"),
+    ("equal_principal", "first_month"): ("首月", "等额本息"),
+    ("equal_principal", "total_interest"): ("利息", "等额本息"),
+}
+
+
+def test_each_sub_question_quotes_the_rule_of_the_figure_it_asks_at_the_rates_it_applies(sample, prose):
+    for library, chapters in (
+        (sample, (_ALL_TAXES, _SELLER_TAXES, _LOANS)),
+        (prose, (_SELLER_TAXES, _PROSE_LOANS)),
+    ):
+        for chapter in chapters:
+            for case in _cases(library, chapter):
+                for question in case.questions:
+                    parts = explanation_parts(question.explanation)
+                    quoted = parts[BASIS].rstrip("。").split("；")
+                    named = re.split(r"[=＝]", quoted[-1])[0]
+                    wanted, wrong = _RULE_NAMES[(question.calculation.calculator, question.calculation.field)]
+                    assert re.search(wanted, named) and not re.search(wrong, named), (question.stem, quoted)
+                    # the rates the rule states are the ones the key's working applies (5% for a 2023 sale)
+                    working = parts[ANALYSIS].split("选项")[0]
+                    rates = set(re.findall(r"\d+(?:\.\d+)?%", parts[BASIS]))
+                    assert rates <= set(re.findall(r"\d+(?:\.\d+)?%", working)), (
+                        question.stem,
+                        quoted,
+                        working,
+                    )
 
 
 def test_no_two_sub_questions_of_one_tax_are_both_nil(sample, prose):

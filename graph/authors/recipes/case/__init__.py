@@ -17,10 +17,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import calc
+from calc.labels import result_label
 from graph.authors.base import AuthorError, Task
 from graph.authors.calc_text import TELLINGS, Case
 from graph.authors.recipes.base import Brief
 from graph.authors.recipes.calculation import case_question, quoted_rates, wrong_answers
+from graph.authors.recipes.case.basis import rule_quoted
 from graph.authors.recipes.case.deals import DEALS, Deal, Party
 from graph.checks import run_checks
 from graph.format import (
@@ -159,7 +161,11 @@ def _sub_question(asking: _Asking, fact: Fact, field: str, qtype: QuestionType) 
     asked = "本案中，" + asking.kind.lead(fact.calculator) + rest
     parts = explanation_parts(written.draft.explanation)
     analysis = asking.kind.derived(fact.calculator, asking.deal) + parts.get(ANALYSIS, "")
-    explanation = compose_explanation(parts.get(BASIS, ""), analysis, parts.get(CONCLUSION, ""))
+    label = result_label(fact.calculator, field)[0]
+    key_working = analysis.split("选项", 1)[0]  # the distractors' notes tell other rules
+    basis = rule_quoted(label, asked, asking.situation + key_working, slice_, asking.library.knowledge.slices)
+    basis = basis or parts.get(BASIS, "")
+    explanation = compose_explanation(basis, analysis, parts.get(CONCLUSION, ""))
     draft = written.draft.model_copy(update={"stem": asked, "explanation": explanation})
     authored = {
         "draft": draft.model_dump(),
