@@ -194,28 +194,32 @@ def _analysis_figures(question: Question) -> list[float]:
     return numbers_in(explanation_parts(question.explanation).get(ANALYSIS, ""))
 
 
-def _entangled(judged: Question, other: Question) -> bool:
+def _entangled(judged: Question, other: Question, situation: str) -> bool:
     """A judgement states its figure, and a reader takes it for true: it gives another sub-question away
     when the two share a key, when its own working passes through the other's key (附加税费 stated gives
-    the VAT back), or when the other's working passes through its figure (a stated nil VAT settles every
-    option of the total)."""
+    the VAT back) or through a sum the other needs and the situation does not state (a stated 核定 income
+    tax gives the price net of VAT back), or when the other's working passes through its figure (a stated
+    nil VAT settles every option of the total). Rates and years are no such sums."""
     mine, theirs = judged.calculation, other.calculation
     if mine is None or theirs is None:
         return False
+    given = [g * scale for g in numbers_in(situation) for scale in (1, 10_000)]  # 万元 as 元
+    steps = [f for f in _analysis_figures(judged) if f >= 100 and not any(same_number(f, g) for g in given)]
     return (
         same_number(mine.value, theirs.value)
         or any(same_number(figure, theirs.value) for figure in _analysis_figures(judged))
         or any(same_number(figure, mine.value) for figure in _analysis_figures(other))
+        or any(same_number(step, figure) for step in steps for figure in _analysis_figures(other))
     )
 
 
-def _untangled(questions: list[Question]) -> list[Question]:
+def _untangled(questions: list[Question], situation: str) -> list[Question]:
     """The sub-questions without a judgement that gives another away."""
     return [
         question
         for question in questions
         if question.qtype != "judge"
-        or not any(_entangled(question, o) for o in questions if o is not question)
+        or not any(_entangled(question, o, situation) for o in questions if o is not question)
     ]
 
 
@@ -235,7 +239,7 @@ def _assemble(
                 if not _told_already(question, questions):
                     questions.append(question)
                 break
-    questions = _untangled(questions)
+    questions = _untangled(questions, asking.situation)
     if len(questions) < _FEWEST:
         return None
     chapter = list(questions[0].chapter)
