@@ -17,10 +17,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import calc
+from calc.labels import result_label
 from graph.authors.base import AuthorError, Task
 from graph.authors.calc_text import TELLINGS, Case
 from graph.authors.recipes.base import Brief
 from graph.authors.recipes.calculation import case_question, quoted_rates, wrong_answers
+from graph.authors.recipes.case.basis import rule_quoted
 from graph.authors.recipes.case.deals import DEALS, Deal, Party
 from graph.checks import run_checks
 from graph.format import (
@@ -159,7 +161,11 @@ def _sub_question(asking: _Asking, fact: Fact, field: str, qtype: QuestionType) 
     asked = "本案中，" + asking.kind.lead(fact.calculator) + rest
     parts = explanation_parts(written.draft.explanation)
     analysis = asking.kind.derived(fact.calculator, asking.deal) + parts.get(ANALYSIS, "")
-    explanation = compose_explanation(parts.get(BASIS, ""), analysis, parts.get(CONCLUSION, ""))
+    label = result_label(fact.calculator, field)[0]
+    key_working = analysis.split("选项", 1)[0]  # the distractors' notes tell other rules
+    basis = rule_quoted(label, asked, asking.situation + key_working, slice_, asking.library.knowledge.slices)
+    basis = basis or parts.get(BASIS, "")
+    explanation = compose_explanation(basis, analysis, parts.get(CONCLUSION, ""))
     draft = written.draft.model_copy(update={"stem": asked, "explanation": explanation})
     authored = {
         "draft": draft.model_dump(),
@@ -184,17 +190,48 @@ def _told_already(question: Question, asked: list[Question]) -> bool:
     )
 
 
+def _analysis_figures(question: Question) -> list[float]:
+    return numbers_in(explanation_parts(question.explanation).get(ANALYSIS, ""))
+
+
+def _entangled(judged: Question, other: Question, situation: str) -> bool:
+    """A judgement states its figure, and a reader takes it for true: it gives another sub-question away
+    when the two share a key, when its own working passes through the other's key (附加税费 stated gives
+    the VAT back) or through a sum the other needs and the situation does not state (a stated 核定 income
+    tax gives the price net of VAT back), or when the other's working passes through its figure (a stated
+    nil VAT settles every option of the total). Rates and years are no such sums."""
+    mine, theirs = judged.calculation, other.calculation
+    if mine is None or theirs is None:
+        return False
+    given = [g * scale for g in numbers_in(situation) for scale in (1, 10_000)]  # 万元 as 元
+    steps = [f for f in _analysis_figures(judged) if f >= 100 and not any(same_number(f, g) for g in given)]
+    return (
+        same_number(mine.value, theirs.value)
+        or any(same_number(figure, theirs.value) for figure in _analysis_figures(judged))
+        or any(same_number(figure, mine.value) for figure in _analysis_figures(other))
+        or any(same_number(step, figure) for step in steps for figure in _analysis_figures(other))
+    )
+
+
+def _untangled(questions: list[Question], situation: str) -> list[Question]:
+    """The sub-questions without a judgement that gives another away."""
+    return [
+        question
+        for question in questions
+        if question.qtype != "judge"
+        or not any(_entangled(question, o, situation) for o in questions if o is not question)
+    ]
+
+
 def _assemble(
     asking: _Asking, asks: list[tuple[str, str]], examples: dict[str, list[Fact]]
 ) -> CaseQuestion | None:
-    """Single-choice sub-questions with one judgement among them; a figure with too few real mistakes for
-    four options, or whose single fails the critic's checks, is asked as a judgement, and one that cannot be
-    asked either way, or tells nothing new, is left out. None when fewer than three remain."""
-    judged = asking.rng.randrange(len(asks))
+    """Single-choice sub-questions; a figure with too few real mistakes for four options, or whose single
+    fails the critic's checks, is asked as a judgement unless that gives another sub-question away, and one
+    that cannot be asked either way, or tells nothing new, is left out. None when fewer than three remain."""
     questions: list[Question] = []
-    for index, (calculator, field) in enumerate(asks):
-        order: tuple[QuestionType, ...] = ("judge", "single") if index == judged else ("single", "judge")
-        for qtype in order:
+    for calculator, field in asks:
+        for qtype in ("single", "judge"):
             inputs = asking.kind.inputs(calculator, asking.deal)
             fact = _example_for(examples, calculator, field, inputs)
             question = _sub_question(asking, fact, field, qtype)
@@ -202,6 +239,7 @@ def _assemble(
                 if not _told_already(question, questions):
                     questions.append(question)
                 break
+    questions = _untangled(questions, asking.situation)
     if len(questions) < _FEWEST:
         return None
     chapter = list(questions[0].chapter)
@@ -217,23 +255,29 @@ def compose_case(library: Library, chapter: tuple[str, ...], mode: Mode, seed: i
     A deal whose figures leave several sub-questions to judgements (a tax the sale is exempt from has one
     mistake, not three) gives way to another with more single choices when one turns up. Same seed, same
     case."""
-    examples = _examples(library, chapter)
+    chapter_examples = _examples(library, chapter)
     rng = random.Random(f"case|{seed}|{'/'.join(chapter)}|{mode}")
     today = dt.date.today()
     best: CaseQuestion | None = None
     for kind in DEALS:
+        examples = {
+            calculator: told
+            for calculator, facts in chapter_examples.items()
+            if (told := [fact for fact in facts if kind.tells(fact)])
+        }
         asks = [ask for ask in kind.asks if ask[0] in examples][:_MOST]
         if len(asks) < _FEWEST:
             continue
-        own = {calculator: examples[calculator][0] for calculator, _ in asks}
+        own = {calculator: facts[0] for calculator, facts in examples.items()}
         for _ in range(_ATTEMPTS):
+            asked = kind.chosen(asks, rng)
             deal = kind.make(own, rng, today)
             if deal is None:
                 break
             party = Party.drawn(rng, mode)
-            keys = tuple(k for c, f in asks if (k := _figure(kind, deal, c, f)) is not None)
+            keys = tuple(k for c, f in asked if (k := _figure(kind, deal, c, f)) is not None)
             asking = _Asking(kind, deal, party, kind.situation(deal, party, own), library, mode, rng, keys)
-            case = _assemble(asking, asks, examples)
+            case = _assemble(asking, asked, examples)
             if case is not None and (best is None or _judged(case) < _judged(best)):
                 best = case
             if best is not None and _judged(best) <= 1:

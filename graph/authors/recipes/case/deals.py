@@ -51,6 +51,10 @@ class Party:
 class Deal(Protocol):
     asks: ClassVar[tuple[Ask, ...]]
 
+    def tells(self, example: Fact) -> bool: ...
+
+    def chosen(self, asks: list[Ask], rng: random.Random) -> list[Ask]: ...
+
     def make(self, examples: dict[str, Fact], rng: random.Random, today: dt.date) -> Case | None: ...
 
     def situation(self, deal: Case, party: Party, examples: dict[str, Fact]) -> str: ...
@@ -96,10 +100,16 @@ class Sale:
         "date",
     )
 
+    def tells(self, example: Fact) -> bool:
+        return True
+
+    def chosen(self, asks: list[Ask], rng: random.Random) -> list[Ask]:
+        return asks
+
     def make(self, examples: dict[str, Fact], rng: random.Random, today: dt.date) -> Case | None:
         """An example's sale retold with new figures; what it leaves open (the buyer's homes, the seller's
         other homes, the area) chosen to make the sale whole."""
-        anchor = examples[rng.choice(sorted(examples))]
+        anchor = examples[rng.choice(sorted({calculator for calculator, _ in self.asks} & set(examples)))]
         args: dict[str, Any] = {
             "years_held": rng.choice((1, 3, 6)),
             "only_home": rng.random() < 0.5,
@@ -141,11 +151,10 @@ class Sale:
 
 
 class Purchase:
-    """A home bought with a loan: the down payment, and what each repayment method costs the buyer, who
-    weighs both (the loan itself would only restate the down payment)."""
+    """A home bought with a bank loan: what each repayment method costs the buyer, who weighs both. The down
+    payment is not asked: the price times the share the situation states is arithmetic, not a rule."""
 
     asks: ClassVar[tuple[Ask, ...]] = (
-        ("down_payment", "down_payment"),
         ("equal_installment", "monthly_payment"),
         ("equal_principal", "first_month"),
         ("equal_installment", "total_interest"),
@@ -155,6 +164,20 @@ class Purchase:
         "equal_installment": "若采用等额本息方式还款，",
         "equal_principal": "若采用等额本金方式还款，",
     }
+
+    def tells(self, example: Fact) -> bool:
+        """A worked example of a 公积金 loan lends the fund's money at the fund's rate, within its ceiling: a
+        bank loan can neither borrow its rate nor quote it, so a chapter whose loans are all the fund's gets
+        no bank-loan case."""
+        return "公积金" not in example.source
+
+    def chosen(self, asks: list[Ask], rng: random.Random) -> list[Ask]:
+        """Three or four of the figures, in the order a paper asks them, so two loan cases of one chapter
+        do not ask the same set."""
+        if len(asks) <= 3:
+            return asks
+        kept = sorted(rng.sample(range(len(asks)), rng.randint(3, len(asks))))
+        return [asks[index] for index in kept]
 
     def make(self, examples: dict[str, Fact], rng: random.Random, today: dt.date) -> Case | None:
         """The examples' down-payment share and loan rate with a new price and term; a chapter without a

@@ -1,0 +1,103 @@
+"""The rule a sub-question's 教材原文 quotes: the textbook's formula for the very figure it asks.
+
+A worked example's section often states a neighbouring formula first (the surcharges beside the VAT, the
+first month beside the total interest), so quoting the section's opening formulas cites the wrong rule. The
+formula is chosen by what its left-hand side names; of equally well-named ones the example's own section
+goes first, then its chapter, then the rest of the book.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from retrieval.models import Slice
+
+_SIDES = re.compile(r"\s*[=＝]\s*")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+# the period a formula holds for, written before its name ("2026年起增值税", "2025年及以前增值税")
+_PERIOD = re.compile(r"^\d[\d年月日起及以前后至—\-－]*")
+# textbooks call a monthly repayment 月供 in formulas and 月还款额 in prose
+_SHORT_FORMS = (("月供", "月还款额"),)
+_LEAST_SHARE = 0.5
+
+
+def _han(text: str) -> str:
+    """The Han text in its long forms, anything else a space."""
+    for short, long in _SHORT_FORMS:
+        text = text.replace(short, long)
+    return re.sub(r"[^\u4e00-\u9fff]", " ", text)
+
+
+def _pairs(text: str) -> set[str]:
+    """Character bigrams of the Han text: how a formula's name is compared with the figure asked."""
+    return {word[i : i + 2] for word in _han(text).split() for i in range(len(word) - 1)}
+
+
+def _named(formula: str) -> str:
+    """What a formula works out: its left-hand side without the condition a textbook puts before a colon."""
+    left = _SIDES.split(formula, maxsplit=1)[0]
+    return _PERIOD.sub("", re.split(r"[：:]", left)[-1].strip())
+
+
+def _likeness(formula: str, label: str, stem: str, told: str) -> tuple[int, int, float, float]:
+    """How much of the formula's name the figure's label names; how many of its characters neither the
+    question nor the case knows (首月 is not 每月; 核定 is, when the situation says 核定征收), and of its
+    rates the case does not apply (20% of the gain in a 核定 sale, 3% in a 2023 one); what share of
+    the name the question names; and how the rest fits the case as `told` (核定 or 据实 as the situation
+    says, the 3% formula for a 2026 sale, the 5% one for a 2023 sale)."""
+    if len(_SIDES.split(formula, maxsplit=1)) < 2:
+        return 0, 0, 0.0, 0.0
+    named = _named(formula)
+    name = _pairs(named)
+    if not name:
+        return 0, 0, 0.0, 0.0
+    stranger = len(set(_han(named)) - set(_han(label + stem + told)))
+    share = round(len(name & (_pairs(label) | _pairs(stem))) / len(name), 2)
+    rest = _pairs(formula) - name
+    numbers = {float(n) for n in _NUMBER.findall(formula)}
+    told = told.replace(",", "")
+    stated = {float(n) for n in _NUMBER.findall(told)}
+    # a rate applied as a divisor: 1+5% is the formula's 1.05
+    stated |= {round(1 + float(n) / 100, 4) for n in re.findall(r"(\d+(?:\.\d+)?)%", told)}
+    fits = (len(rest & _pairs(told)) / len(rest) if rest else 0.0) + (
+        len(numbers & stated) / len(numbers) if numbers else 0.0
+    )
+    clashes = sum(rate not in told for rate in re.findall(r"\d+(?:\.\d+)?%", formula))
+    return len(name & _pairs(label)), -stranger - clashes, share, fits
+
+
+def _with_definitions(formula: str, section: Sequence[str]) -> list[str]:
+    """The formula, after an earlier formula of its section whose name it uses (月供 M before 总利息)."""
+    right = _SIDES.split(formula, maxsplit=1)[-1]
+    before = section[: section.index(formula)]
+    used = [f for f in before if (name := _named(f)) and (name in right or name.split()[-1] in right)]
+    return [*used[:1], formula]
+
+
+def rule_quoted(label: str, stem: str, told: str, section: Slice, book: Iterable[Slice]) -> str | None:
+    """The 教材原文 for a sub-question whose figure is called `label`, asked by `stem` on a case `told`
+    (its situation and the key's working): the formula naming it, with the formula it builds on. The
+    figure's label decides first, then a name and rates with nothing the case does not know, then the
+    example's own section before its chapter and the book, then how much of the name the question names
+    and how the formula fits the case; the section's formulas naming other parts of the figure are quoted
+    too when they tie (the buyer's and the seller's totals). None when no formula names it."""
+    wanted = _pairs(label) | _pairs(stem)
+    scored = []
+    for slice_ in [section, *(s for s in book if s.id != section.id)]:
+        tier = 0 if slice_.id == section.id else 1 if slice_.chapter == section.chapter else 2
+        for formula in slice_.formulas:
+            named, stranger, share, fits = _likeness(formula, label, stem, told)
+            if share >= _LEAST_SHARE and len(_pairs(_named(formula)) & wanted) >= 2:
+                scored.append(((named, stranger, -tier, share), fits, formula, slice_.formulas))
+    if not scored:
+        return None
+    best = max(scored, key=lambda item: item[:2])
+    # a figure the section names under one name (增值税 before and after 2026) is quoted once, as it fits
+    tied = [best[2]] + [
+        item[2]
+        for item in scored
+        if item[0] == best[0] and item[3] is best[3] and _named(item[2]) != _named(best[2])
+    ]
+    quoted = [f for formula in tied for f in _with_definitions(formula, best[3])]
+    return "；".join(dict.fromkeys(quoted)) + "。"
