@@ -182,7 +182,7 @@ def test_a_judge_is_the_broker_s_conclusion_that_nothing_is_lacking_true_only_wh
     written = _write(MATERIALS, "judge", seed)
     assert written is not None
     stem = written.draft.stem
-    assert re.search(r"经纪人员[\u4e00-\u9fff]某据此认为，应当提交的材料已经齐全。（　）$", stem)
+    assert re.search(r"经纪人员[\u4e00-\u9fff]某据此认为，一般应当提交的材料已经齐全。（　）$", stem)
     required = [
         "不动产登记申请书",
         "申请人的身份证明",
@@ -195,6 +195,16 @@ def test_a_judge_is_the_broker_s_conclusion_that_nothing_is_lacking_true_only_wh
     if not complete:
         (left,) = [paper for paper in required if paper not in _stated(written)]
         assert f"本案尚未提交{left}" in written.draft.explanation
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_judge_keeps_the_textbook_s_hedge_on_what_an_agreement_states(seed: int):
+    """"监管协议一般载明以下内容" is what an agreement usually states: the broker's conclusion may not
+    make it what the agreement must state."""
+    written = _write(AGREEMENT, "judge", seed)
+    assert written is not None
+    assert "协议一般载明的内容已经齐全" in written.draft.stem
+    assert "应当载明" not in written.draft.stem
 
 
 def test_the_critic_rejects_a_completeness_judge_keyed_the_wrong_way():

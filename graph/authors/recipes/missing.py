@@ -36,7 +36,7 @@ _VERBS: dict[str, str] = {
 _DOCUMENT = re.compile(r"([\u4e00-\u9fff]{2,12}?(?:合同|协议|说明书|告知书|确认书))")
 _INTRO = re.compile(
     r"^(?:(?P<lead>[^，。]{4,30}?)的，)?(?P<head>[^，。：]{2,40}?)"
-    r"(?:一般|通常|主要)?(?:应当|需要|要|须|应)?(?P<verb>" + "|".join(_VERBS) + r")"
+    r"(?P<modal>(?:一般|通常|主要)?(?:应当|需要|要|须|应)?)(?P<verb>" + "|".join(_VERBS) + r")"
     r"(?:下列|以下)(?P<noun>材料|内容|事项|条款|信息)$"
 )
 # A list named by what is done with it, with no one named: "书面告知的事项包括", "公示内容包括". In a broker's
@@ -79,6 +79,7 @@ class Checklist:
     required: str  # the list as the explanation names it: 买卖双方一般应当提交的材料
     head: str  # who must act, with where ("房地产经纪机构及其分支机构应当在其经营场所醒目位置")
     lead: str  # the condition before them ("因买卖申请房屋转移登记"), or empty
+    modal: str = "应当"  # how firmly the textbook requires the list ("一般", "应当"), kept in a case
 
     @property
     def papers(self) -> bool:
@@ -115,6 +116,7 @@ def checklist(fact: Fact) -> Checklist | None:
         required=required,
         head=found.group("head"),
         lead=found.group("lead") or "",
+        modal=found.group("modal") or "应当",
     )
 
 
@@ -264,7 +266,7 @@ def _judge(lst: Checklist, case: str, missing: list[str], basis: str, rng: rando
     """The broker's conclusion that nothing is lacking: right when the case names every item."""
     broker = scenes.plain_name(rng, set(_NAMED.findall(case)))
     inside = _DOCUMENT_KIND.search(lst.document)
-    what = f"{inside.group() if inside else ''}应当{lst.verb}的{lst.noun}"
+    what = f"{inside.group() if inside else ''}{lst.modal}{lst.verb}的{lst.noun}"
     stem = f"{case}经纪人员{broker}据此认为，{what}已经齐全。（　）"
     if missing:
         why = f"{basis}本案尚未{lst.verb}{missing[0]}，{broker}的说法错误。"
