@@ -199,7 +199,7 @@ def test_a_judge_is_the_broker_s_conclusion_that_nothing_is_lacking_true_only_wh
 
 @pytest.mark.parametrize("seed", range(4))
 def test_a_judge_keeps_the_textbook_s_hedge_on_what_an_agreement_states(seed: int):
-    """"监管协议一般载明以下内容" is what an agreement usually states: the broker's conclusion may not
+    """“监管协议一般载明以下内容” is what an agreement usually states: the broker's conclusion may not
     make it what the agreement must state."""
     written = _write(AGREEMENT, "judge", seed)
     assert written is not None
