@@ -546,3 +546,27 @@ def test_a_rule_restated_by_another_fact_is_never_a_second_option() -> None:
                 assert not ("监管账户" in options and "经纪机构或经纪人员个人" in options), (
                     written.draft.options
                 )
+
+
+def test_a_false_form_the_book_states_elsewhere_is_never_a_distractor() -> None:
+    """“买方应当在交房前结清物业服务费” is the party-turned form of a rule about 卖方; when another chapter
+    says just that of a let house, it is true there and may not be keyed false."""
+    elsewhere = Fact(
+        id="s-let",
+        kind="statement",
+        slice_id="s-let",
+        source="房屋已出租且约定由买方承接租约的，买方应当在交房前结清物业服务费。",
+    )
+    base = FactBase([*FACTS, elsewhere], chapters={SLICE.id: SLICE.chapter})
+    falses = set()
+    for fact in FACTS:
+        for qtype in ("multi", "single"):
+            for seed in range(6):
+                task = Task(slice=SLICE, qtype=qtype, mode="strict", seed=seed, facts=base)
+                written = RECIPE.write(fact, Brief(task=task, facts=base, rng=random.Random(seed)))
+                if written is not None:
+                    wanted = "错误" not in written.draft.stem
+                    keyed = {written.draft.options[ord(letter) - 65] for letter in written.draft.answer}
+                    falses |= {o for o in written.draft.options if (o in keyed) != wanted}
+    assert falses, "the recipe wrote no question"
+    assert not any(o.startswith("买方应当在交房前结清物业服务费") for o in falses)

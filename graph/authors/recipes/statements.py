@@ -13,14 +13,15 @@ condition that makes it true.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from graph.authors.falsify import falsifications
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.scenario import rule_of, strict_judge
 from graph.authors.recipes.threshold import bounds
-from retrieval.facts import Fact, FactKind
+from retrieval.facts import Fact, FactBase, FactKind
 from vocabulary.kinds import QuestionType
 
 _KINDS: tuple[FactKind, ...] = ("statement", "modal", "threshold", "definition", "enumeration")
@@ -316,6 +317,14 @@ def _from_named(fact: Fact) -> Said | None:
 
 
 def said(fact: Fact, brief: Brief) -> Said | None:
+    """The fact as an option; its false form is dropped when the book says it somewhere (see `_told`)."""
+    found = _said(fact, brief)
+    if found is not None and found.false and _told(found.true, found.false, brief.facts):
+        return replace(found, false="", why_false="", sharp=False)
+    return found
+
+
+def _said(fact: Fact, brief: Brief) -> Said | None:
     if fact.kind == "statement":
         return _from_statement(fact)
     if fact.kind == "modal":
@@ -327,8 +336,31 @@ def said(fact: Fact, brief: Brief) -> Said | None:
     return None
 
 
-def _bigrams(text: str) -> set[str]:
-    plain = O.key(_NUMBER.sub("", text))
+@lru_cache(maxsize=4)
+def _clauses(facts: FactBase) -> tuple[str, ...]:
+    """Every clause of the book's sentences, each once."""
+    found = {c.strip() for f in facts for c in re.split(r"[。！？；;，,]", f.source) if c.strip()}
+    return tuple(sorted(found))
+
+
+def _told(true: str, false: str, facts: FactBase) -> bool:
+    """Whether a clause anywhere in the book states the false form: a party turned (买方 → 卖方) may be just
+    what another clause says ("卖方应当提供…身份证明" beside "买方应当提供身份证明"), and a distractor the
+    book supports is a second key. The clause must hold the false form up to and with its change (so a
+    sibling value said of another subject does not count) and nearly all of its wording."""
+    end = O.shared_ending(true, false)
+    head = O.key(false[: len(false) - end + 1])
+    mine = _bigrams(false, figures=True)
+    return bool(head and mine) and any(
+        head in O.key(clause) and len(mine & _bigrams(clause, figures=True)) >= _RESTATED * len(mine)
+        for clause in _clauses(facts)
+        if O.key(clause) != O.key(true)
+    )
+
+
+def _bigrams(text: str, *, figures: bool = False) -> set[str]:
+    """The text's two-character pieces; without its figures unless asked (40年 and 70年 then differ)."""
+    plain = O.key(text if figures else _NUMBER.sub("", text))
     return {plain[i : i + 2] for i in range(len(plain) - 1)}
 
 
