@@ -22,6 +22,7 @@ from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.scenario import rule_of, strict_judge
 from graph.authors.recipes.threshold import bounds
 from retrieval.facts import Fact, FactBase, FactKind
+from retrieval.text import jieba_words
 from vocabulary.kinds import QuestionType
 
 _KINDS: tuple[FactKind, ...] = ("statement", "modal", "threshold", "definition", "enumeration")
@@ -52,6 +53,13 @@ _NO_BEARER = re.compile(r"^(?:[^，]{1,6}(?:后|前|时)，?|经[^，]{1,12}的�
 # of logic: its opposite is eliminated without the rule.
 _NOTHING_LEFT = re.compile(
     r"(?:小于|低于|等于|为|不足)(?:零|0)|负数|没有[\u4e00-\u9fff]{0,6}的|无[\u4e00-\u9fff]{0,6}的，"
+)
+# A figure told against 1 ("系数小于1时"): what it multiplies moves the way the figure says.
+_AGAINST_ONE = re.compile(r"(?:小于|低于|大于|高于|超过|不足)1(?![\d.])")
+_MOVES = ("提高", "降低", "增加", "减少")
+# Two named measures compared ("使用面积小于建筑面积"), the comparison turned in the false form.
+_COMPARED = re.compile(
+    r"(?P<left>[\u4e00-\u9fff]{2,6}?)(?:总是|一般|通常)?(?P<by>大于|小于|高于|低于|多于|少于)(?P<right>[\u4e00-\u9fff]{2,6})"
 )
 # Teaching remarks about the subject ("计算题中最容易混淆", "仅一字之差") are no rule a paper can ask.
 _REMARK = re.compile(r"容易|混淆|易错|关键|重点|难点|一字之差|切记|务必|值得注意|需要注意|特别注意|计算题")
@@ -207,12 +215,26 @@ def _turned(text: str) -> list[str]:
 
 def _absurd(true: str, false: str) -> bool:
     """A false form eliminated at sight: a prohibition of misconduct turned into a permission ("可以泄露…"),
-    a granted way of acting forbidden ("不得按合同约定提前归还"), or an exemption the condition already
-    forces turned into a duty ("应纳税所得额小于零的，应当缴纳")."""
+    a granted way of acting forbidden ("不得按合同约定提前归还"), an exemption the condition already
+    forces turned into a duty ("应纳税所得额小于零的，应当缴纳"), a factor below 1 that raises what it
+    multiplies ("系数小于1时…相应提高"), or a part turned larger than its whole ("使用面积大于建筑面积")."""
     misconduct = "不得" in true and "不得" not in false and any(word in true for word in _MISCONDUCT)
     forbidden = "可以" in true and "可以" not in false and _GRANTED.search(true) is not None
     forced = _negations(true) > _negations(false) and _NOTHING_LEFT.search(true) is not None
-    return misconduct or forbidden or forced
+    changed = {w for w in _MOVES if w in false and w not in true}
+    arithmetic = bool(changed) and _AGAINST_ONE.search(true) is not None
+    return misconduct or forbidden or forced or arithmetic or _measure_turned(true, false)
+
+
+def _measure_turned(true: str, false: str) -> bool:
+    """Two measures of one thing compared ("使用面积小于建筑面积", "净高小于层高"): the comparison is how
+    they are defined, and its opposite is ruled out by common sense."""
+    found = _COMPARED.search(false)
+    return (
+        found is not None
+        and found.group("by") not in true
+        and O.shared_ending(found.group("left"), found.group("right")) >= 1
+    )
 
 
 def _concept_changed(true: str, false: str) -> bool:
@@ -261,8 +283,10 @@ def _from_modal(fact: Fact) -> Said | None:
     false = told.stem.removesuffix("。（　）") if told else ""
     if not false or "可以以" in false or not _ONE_CLAIM.match(false) or _absurd(rule.sentence(), false):
         return Said(fact, rule.sentence())
-    # "须" alone also reads as part of other words (仍须, 必须): its opposite is not sharp enough to key.
-    return Said(fact, rule.sentence(), false, f"按照规定，{rule.sentence()}", sharp=rule.written != "须")
+    # "须" alone also reads as part of other words (仍须, 必须): its opposite is not sharp enough to key. Nor
+    # is a duty merely lifted ("借款人无需先支付首付款"): as the one answer it is picked by its 无需 alone.
+    sharp = rule.written != "须" and "无需" not in false
+    return Said(fact, rule.sentence(), false, f"按照规定，{rule.sentence()}", sharp=sharp)
 
 
 def _sibling_numbers(fact: Fact, brief: Brief) -> dict[float, str]:
@@ -444,6 +468,26 @@ def _told_by_polarity(picks: list[_Pick], keyed: bool) -> bool:
     return len(keys) == len(others) == 1 and keys != others
 
 
+# Modals: two rules sharing only these speak of different matters.
+_ECHO = 2  # words two options share when they speak of the same matter, not only of the same topic
+_PLAIN_WORDS = frozenset(("应当", "无需", "不得", "可以", "必须", "需要", "不需要", "应该", "禁止"))
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in jieba_words(text) if len(w) >= 2 and w not in _PLAIN_WORDS}
+
+
+def _echoed(false: _Pick, true: _Pick) -> bool:
+    """Whether a rule merely negated ("首付款无需来源于自有资金") stands beside a true option on the same
+    matter ("借款人应先支付规定比例的首付款"): the true one rules the negation out at sight."""
+    return (
+        not false.true
+        and true.true
+        and false.said.needless
+        and len(_content_words(false.text) & _content_words(true.text)) >= _ECHO
+    )
+
+
 class Statements:
     name = "statements"
     kinds: tuple[FactKind, ...] = _KINDS
@@ -507,9 +551,17 @@ class Statements:
                     if sum(p.true == r for p in picked) < n
                 ]
                 needless = any(not p.true and p.said.needless for p in picked) and candidate.needless
-                wanted = next((r for r in need if shape.takes(candidate, r) and (r or not needless)), None)
-                if wanted is not None and not any(self._clash(candidate, p.said) for p in picked):
-                    picked.append(_Pick(candidate, wanted))
+                fitting = [
+                    _Pick(candidate, r)
+                    for r in need
+                    if shape.takes(candidate, r)
+                    and (r or not needless)
+                    and not any(
+                        _echoed(_Pick(candidate, r), p) or _echoed(p, _Pick(candidate, r)) for p in picked
+                    )
+                ]
+                if fitting and not any(self._clash(candidate, p.said) for p in picked):
+                    picked.append(fitting[0])
             if shape.filled(picked) and not _told_by_polarity(picked, keyed=not shape.ask_false):
                 return picked
         return None
