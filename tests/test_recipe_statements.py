@@ -625,3 +625,18 @@ def test_a_comparison_by_definition_or_by_arithmetic_is_never_turned() -> None:
         or "缴存年限系数小于1时，公积金贷款额度按系数相应降低" in shown
     )
     assert not [o for o in shown if "大于其建筑面积" in o or "相应提高" in o]
+
+
+def test_facts_the_chat_was_just_asked_are_not_reused_as_options_while_others_remain() -> None:
+    """A rule asked in the last question does not come back as an option of the next one."""
+    facts = [*FACTS, *DUTIES, *LOAN_DUTIES]
+    asked = frozenset(f.id for f in FACTS if f.id != SETTLE.id)
+    base = FactBase(facts, chapters={SLICE.id: SLICE.chapter})
+    written = []
+    for seed in range(6):
+        task = Task(slice=SLICE, qtype="multi", mode="strict", seed=seed, facts=base, avoid=asked)
+        found = RECIPE.write(SETTLE, Brief(task=task, facts=base, rng=random.Random(seed)))
+        if found is not None:
+            written.append(found)
+    assert written
+    assert [w.fact_ids for w in written if asked & set(w.fact_ids)] == []

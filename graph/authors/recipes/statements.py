@@ -515,11 +515,14 @@ class Statements:
                 # a whole part of the subject, which its knowledge points all speak of.)
                 title = common_title([fact, *ring], brief)
                 pool = [s for s in pool if s.fact.slice_id == fact.slice_id or on_topic(s.true, title)]
-            for shape in self._shapes(brief):
-                picks = self._pick(anchor, pool, shape, brief)
-                written = self._written(picks, shape, brief) if picks is not None else None
-                if written is not None:
-                    return written
+            # Facts the chat was asked lately fill options only when the others cannot.
+            fresh = [s for s in pool if s.fact.id not in brief.task.avoid]
+            for options in [fresh, pool] if len(fresh) < len(pool) else [pool]:
+                for shape in self._shapes(brief):
+                    picks = self._pick(anchor, options, shape, brief)
+                    written = self._written(picks, shape, brief) if picks is not None else None
+                    if written is not None:
+                        return written
         return None
 
     def _shapes(self, brief: Brief) -> list[_Shape]:
