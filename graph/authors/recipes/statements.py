@@ -283,10 +283,8 @@ def _from_modal(fact: Fact) -> Said | None:
     false = told.stem.removesuffix("。（　）") if told else ""
     if not false or "可以以" in false or not _ONE_CLAIM.match(false) or _absurd(rule.sentence(), false):
         return Said(fact, rule.sentence())
-    # "须" alone also reads as part of other words (仍须, 必须): its opposite is not sharp enough to key. Nor
-    # is a duty merely lifted ("借款人无需先支付首付款"): as the one answer it is picked by its 无需 alone.
-    sharp = rule.written != "须" and "无需" not in false
-    return Said(fact, rule.sentence(), false, f"按照规定，{rule.sentence()}", sharp=sharp)
+    # "须" alone also reads as part of other words (仍须, 必须): its opposite is not sharp enough to key.
+    return Said(fact, rule.sentence(), false, f"按照规定，{rule.sentence()}", sharp=rule.written != "须")
 
 
 def _sibling_numbers(fact: Fact, brief: Brief) -> dict[float, str]:
