@@ -477,7 +477,8 @@ def _content_words(text: str) -> set[str]:
 
 def _echoed(false: _Pick, true: _Pick) -> bool:
     """Whether a rule merely negated ("首付款无需来源于自有资金") stands beside a true option on the same
-    matter ("借款人应先支付规定比例的首付款"): the true one rules the negation out at sight."""
+    matter ("借款人应先支付规定比例的首付款"): in a multiple choice, where it is often the one distractor,
+    the true one rules it out at sight."""
     return (
         not false.true
         and true.true
@@ -557,8 +558,11 @@ class Statements:
                     for r in need
                     if shape.takes(candidate, r)
                     and (r or not needless)
-                    and not any(
-                        _echoed(_Pick(candidate, r), p) or _echoed(p, _Pick(candidate, r)) for p in picked
+                    and not (
+                        brief.task.qtype == "multi"
+                        and any(
+                            _echoed(_Pick(candidate, r), p) or _echoed(p, _Pick(candidate, r)) for p in picked
+                        )
                     )
                 ]
                 if fitting and not any(self._clash(candidate, p.said) for p in picked):
