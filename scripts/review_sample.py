@@ -64,13 +64,14 @@ async def sample(folder: Path, out: Path, tmp: Path, rounds: int, part_size: int
     produced: Counter[tuple[str, str]] = Counter()
     records: list[dict] = []
     try:
-        chat = 1
-        for chapter in [c for _ in range(rounds) for c in sources.tree.chapters]:
+        # One chat per chapter, as a learner practising it: what the chat was asked steers what comes next.
+        chats = {c.key: i for i, c in enumerate(sources.tree.chapters, start=1)}
+        for turn, chapter in enumerate(c for _ in range(rounds) for c in sources.tree.chapters):
+            chat = chats[chapter.key]
             plan = [(t, m, False) for t in QUESTION_TYPES for m in MODES]
             if chapter.is_calculation:
-                plan.append(("single", MODES[chat % 2], True))
+                plan.append(("single", MODES[turn % 2], True))
             for qtype, mode, calc_only in plan:
-                chat += 1
                 request = service.new_request(chat, qtype, mode, [chapter.key], calc_only).request
                 result: Result = await service.generate(request)
                 asked[(qtype, mode)] += 1

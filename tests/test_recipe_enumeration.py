@@ -296,3 +296,41 @@ def test_items_told_as_a_label_and_its_meaning_are_asked_by_their_labels():
         assert _keys(question) <= {"强制性", "互助性", "专用性"}
         assert set(question.draft.options) - _keys(question) <= {"市场性", "营利性", "普惠性"}
         assert _passes(question, "multi", "strict") == []
+
+
+NEEDS = Slice(
+    id="s-needs", path=("第二篇 客源", "第四章 客户需求", "二、客户需求信息的内容"), mastery="掌握", text=""
+)
+NEEDS_SOURCE = "基本情况包括家庭成员、工作地点和联系方式；具体需求包括区域、面积、户型和楼层。"
+
+
+def _needs(slice_: Slice) -> list[Fact]:
+    lists = [
+        ("basic", "基本情况", ("家庭成员", "工作地点", "联系方式")),
+        ("wants", "具体需求", ("区域", "面积", "户型", "楼层")),
+    ]
+    return [
+        Fact(id=i, kind="enumeration", slice_id=slice_.id, source=NEEDS_SOURCE, subject=head, items=items)
+        for i, head, items in lists
+    ]
+
+
+def test_a_list_head_with_no_owner_is_asked_as_its_topic_s() -> None:
+    """“属于基本情况的是” leaves the reader asking whose: the stem names it from the knowledge point."""
+    facts = _needs(NEEDS)
+    stems = []
+    for qtype in ("single", "judge", "multi"):
+        for seed in range(6):
+            task = Task(slice=NEEDS, qtype=qtype, mode="strict", seed=seed, facts=FactBase(facts))
+            written = RECIPE.write(facts[0], Brief(task=task, facts=task.facts, rng=random.Random(seed)))
+            if written is not None:
+                stems.append(written.draft.stem)
+    assert stems
+    assert all("客户需求信息中的基本情况" in stem for stem in stems), stems
+
+
+def test_a_list_head_with_no_owner_and_no_topic_to_name_it_is_declined() -> None:
+    bare = Slice(id="s-bare", path=("第二篇 客源", "第四章 客户需求", "二、内容"), mastery="掌握", text="")
+    facts = _needs(bare)
+    task = Task(slice=bare, qtype="single", mode="strict", seed=0, facts=FactBase(facts))
+    assert RECIPE.write(facts[0], Brief(task=task, facts=task.facts, rng=random.Random(0))) is None

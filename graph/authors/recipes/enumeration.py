@@ -11,6 +11,7 @@ declines.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from graph.authors import scenes
 from graph.authors.recipes import options as O
@@ -33,6 +34,12 @@ _CLASSIFIED = re.compile(r"^按(?:照)?(.{2,15}?)划分的(.{2,10})$")
 _NEGATIONS = "不未无非禁"
 # Heads of lists of conduct: only their items can be told as what a person did.
 _CONDUCT = ("行为", "做法")
+# A list head that names no owner ("基本情况", "主要内容"): whose situation or content, the stem must say.
+_OWNERLESS = re.compile(
+    r"^(?:基本|主要|一般|具体|其他|相关|常见|重要)?(?:情况|内容|要素|条件|事项|方面|特点|因素|要求|信息|类型|种类)$"
+)
+# What closes a section title without naming its topic: "客户需求信息的内容" is about 客户需求信息.
+_TITLE_TAIL = re.compile(r"的?(?:内容|概述|类型|种类|分类|构成|组成|要求|基本规定|主要规定)$")
 _ITEM_SPREAD = 6  # the longest item at most this many times the shortest: items of one list are parallel
 _LENGTH_RATIO = 3  # two lists of one kind: mean item lengths within this factor
 _JUDGE_ITEM_MAX = 10
@@ -181,6 +188,11 @@ class Enumeration:
     def write(self, fact: Fact, brief: Brief) -> Written | None:
         if fact.kind != "enumeration" or not _usable(fact):
             return None
+        if _OWNERLESS.match(fact.subject):
+            owner = _TITLE_TAIL.sub("", O.topic(fact, brief))
+            if len(owner) < 2 or fact.subject in owner:
+                return None  # "属于基本情况的是": the reader cannot tell whose
+            fact = replace(fact, subject=f"{owner}中的{fact.subject}")
         qtype = brief.task.qtype
         if brief.task.mode == "flexible":
             return self._case(fact, brief) if qtype == "judge" else None

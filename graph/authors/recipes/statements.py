@@ -13,14 +13,16 @@ condition that makes it true.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from graph.authors.falsify import falsifications
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.scenario import rule_of, strict_judge
 from graph.authors.recipes.threshold import bounds
-from retrieval.facts import Fact, FactKind
+from retrieval.facts import Fact, FactBase, FactKind
+from retrieval.text import jieba_words
 from vocabulary.kinds import QuestionType
 
 _KINDS: tuple[FactKind, ...] = ("statement", "modal", "threshold", "definition", "enumeration")
@@ -51,6 +53,13 @@ _NO_BEARER = re.compile(r"^(?:[^，]{1,6}(?:后|前|时)，?|经[^，]{1,12}的�
 # of logic: its opposite is eliminated without the rule.
 _NOTHING_LEFT = re.compile(
     r"(?:小于|低于|等于|为|不足)(?:零|0)|负数|没有[\u4e00-\u9fff]{0,6}的|无[\u4e00-\u9fff]{0,6}的，"
+)
+# A figure told against 1 ("系数小于1时"): what it multiplies moves the way the figure says.
+_AGAINST_ONE = re.compile(r"(?:小于|低于|大于|高于|超过|不足)1(?![\d.])")
+_MOVES = ("提高", "降低", "增加", "减少")
+# Two named measures compared ("使用面积小于建筑面积"), the comparison turned in the false form.
+_COMPARED = re.compile(
+    r"(?P<left>[\u4e00-\u9fff]{2,6}?)(?:总是|一般|通常)?(?P<by>大于|小于|高于|低于|多于|少于)(?P<right>[\u4e00-\u9fff]{2,6})"
 )
 # Teaching remarks about the subject ("计算题中最容易混淆", "仅一字之差") are no rule a paper can ask.
 _REMARK = re.compile(r"容易|混淆|易错|关键|重点|难点|一字之差|切记|务必|值得注意|需要注意|特别注意|计算题")
@@ -206,12 +215,26 @@ def _turned(text: str) -> list[str]:
 
 def _absurd(true: str, false: str) -> bool:
     """A false form eliminated at sight: a prohibition of misconduct turned into a permission ("可以泄露…"),
-    a granted way of acting forbidden ("不得按合同约定提前归还"), or an exemption the condition already
-    forces turned into a duty ("应纳税所得额小于零的，应当缴纳")."""
+    a granted way of acting forbidden ("不得按合同约定提前归还"), an exemption the condition already
+    forces turned into a duty ("应纳税所得额小于零的，应当缴纳"), a factor below 1 that raises what it
+    multiplies ("系数小于1时…相应提高"), or a part turned larger than its whole ("使用面积大于建筑面积")."""
     misconduct = "不得" in true and "不得" not in false and any(word in true for word in _MISCONDUCT)
     forbidden = "可以" in true and "可以" not in false and _GRANTED.search(true) is not None
     forced = _negations(true) > _negations(false) and _NOTHING_LEFT.search(true) is not None
-    return misconduct or forbidden or forced
+    changed = {w for w in _MOVES if w in false and w not in true}
+    arithmetic = bool(changed) and _AGAINST_ONE.search(true) is not None
+    return misconduct or forbidden or forced or arithmetic or _measure_turned(true, false)
+
+
+def _measure_turned(true: str, false: str) -> bool:
+    """Two measures of one thing compared ("使用面积小于建筑面积", "净高小于层高"): the comparison is how
+    they are defined, and its opposite is ruled out by common sense."""
+    found = _COMPARED.search(false)
+    return (
+        found is not None
+        and found.group("by") not in true
+        and O.shared_ending(found.group("left"), found.group("right")) >= 1
+    )
 
 
 def _concept_changed(true: str, false: str) -> bool:
@@ -316,6 +339,14 @@ def _from_named(fact: Fact) -> Said | None:
 
 
 def said(fact: Fact, brief: Brief) -> Said | None:
+    """The fact as an option; its false form is dropped when the book says it somewhere (see `_told`)."""
+    found = _said(fact, brief)
+    if found is not None and found.false and _told(found.true, found.false, brief.facts):
+        return replace(found, false="", why_false="", sharp=False)
+    return found
+
+
+def _said(fact: Fact, brief: Brief) -> Said | None:
     if fact.kind == "statement":
         return _from_statement(fact)
     if fact.kind == "modal":
@@ -327,8 +358,31 @@ def said(fact: Fact, brief: Brief) -> Said | None:
     return None
 
 
-def _bigrams(text: str) -> set[str]:
-    plain = O.key(_NUMBER.sub("", text))
+@lru_cache(maxsize=4)
+def _clauses(facts: FactBase) -> tuple[str, ...]:
+    """Every clause of the book's sentences, each once."""
+    found = {c.strip() for f in facts for c in re.split(r"[。！？；;，,]", f.source) if c.strip()}
+    return tuple(sorted(found))
+
+
+def _told(true: str, false: str, facts: FactBase) -> bool:
+    """Whether a clause anywhere in the book states the false form: a party turned (买方 → 卖方) may be just
+    what another clause says ("卖方应当提供…身份证明" beside "买方应当提供身份证明"), and a distractor the
+    book supports is a second key. The clause must hold the false form up to and with its change (so a
+    sibling value said of another subject does not count) and nearly all of its wording."""
+    end = O.shared_ending(true, false)
+    head = O.key(false[: len(false) - end + 1])
+    mine = _bigrams(false, figures=True)
+    return bool(head and mine) and any(
+        head in O.key(clause) and len(mine & _bigrams(clause, figures=True)) >= _RESTATED * len(mine)
+        for clause in _clauses(facts)
+        if O.key(clause) != O.key(true)
+    )
+
+
+def _bigrams(text: str, *, figures: bool = False) -> set[str]:
+    """The text's two-character pieces; without its figures unless asked (40年 and 70年 then differ)."""
+    plain = O.key(text if figures else _NUMBER.sub("", text))
     return {plain[i : i + 2] for i in range(len(plain) - 1)}
 
 
@@ -412,6 +466,27 @@ def _told_by_polarity(picks: list[_Pick], keyed: bool) -> bool:
     return len(keys) == len(others) == 1 and keys != others
 
 
+# Modals: two rules sharing only these speak of different matters.
+_ECHO = 2  # words two options share when they speak of the same matter, not only of the same topic
+_PLAIN_WORDS = frozenset(("应当", "无需", "不得", "可以", "必须", "需要", "不需要", "应该", "禁止"))
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in jieba_words(text) if len(w) >= 2 and w not in _PLAIN_WORDS}
+
+
+def _echoed(false: _Pick, true: _Pick) -> bool:
+    """Whether a rule merely negated ("首付款无需来源于自有资金") stands beside a true option on the same
+    matter ("借款人应先支付规定比例的首付款"): in a multiple choice, where it is often the one distractor,
+    the true one rules it out at sight."""
+    return (
+        not false.true
+        and true.true
+        and false.said.needless
+        and len(_content_words(false.text) & _content_words(true.text)) >= _ECHO
+    )
+
+
 class Statements:
     name = "statements"
     kinds: tuple[FactKind, ...] = _KINDS
@@ -439,11 +514,14 @@ class Statements:
                 # a whole part of the subject, which its knowledge points all speak of.)
                 title = common_title([fact, *ring], brief)
                 pool = [s for s in pool if s.fact.slice_id == fact.slice_id or on_topic(s.true, title)]
-            for shape in self._shapes(brief):
-                picks = self._pick(anchor, pool, shape, brief)
-                written = self._written(picks, shape, brief) if picks is not None else None
-                if written is not None:
-                    return written
+            # Facts the chat was asked lately fill options only when the others cannot.
+            fresh = [s for s in pool if s.fact.id not in brief.task.avoid]
+            for options in [fresh, pool] if len(fresh) < len(pool) else [pool]:
+                for shape in self._shapes(brief):
+                    picks = self._pick(anchor, options, shape, brief)
+                    written = self._written(picks, shape, brief) if picks is not None else None
+                    if written is not None:
+                        return written
         return None
 
     def _shapes(self, brief: Brief) -> list[_Shape]:
@@ -475,9 +553,20 @@ class Statements:
                     if sum(p.true == r for p in picked) < n
                 ]
                 needless = any(not p.true and p.said.needless for p in picked) and candidate.needless
-                wanted = next((r for r in need if shape.takes(candidate, r) and (r or not needless)), None)
-                if wanted is not None and not any(self._clash(candidate, p.said) for p in picked):
-                    picked.append(_Pick(candidate, wanted))
+                fitting = [
+                    _Pick(candidate, r)
+                    for r in need
+                    if shape.takes(candidate, r)
+                    and (r or not needless)
+                    and not (
+                        brief.task.qtype == "multi"
+                        and any(
+                            _echoed(_Pick(candidate, r), p) or _echoed(p, _Pick(candidate, r)) for p in picked
+                        )
+                    )
+                ]
+                if fitting and not any(self._clash(candidate, p.said) for p in picked):
+                    picked.append(fitting[0])
             if shape.filled(picked) and not _told_by_polarity(picked, keyed=not shape.ask_false):
                 return picked
         return None
