@@ -16,7 +16,7 @@ $(STAMP): requirements.lock pyproject.toml
 install: $(STAMP)
 
 test: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto
 
 demo: $(STAMP)
 	$(PY) -m bot demo
