@@ -338,17 +338,25 @@ def _polarity_tells(written: Written) -> bool:
 
 # Duties told in the affirmative, each with its "无需" twin: a question built only from these would key every
 # affirmative sentence and offer one negated one.
-DUTIES = [
-    _fact(f"m-aff-{i}", "modal", f"{subject}应当{act}。", subject=subject, modal="应当", consequence=act)
-    for i, (subject, act) in enumerate(
-        [
-            ("经纪机构", "在经营场所公示服务项目和收费标准"),
-            ("经纪人员", "在书面告知材料上签名确认"),
-            ("经纪机构", "妥善保存经纪服务合同等业务资料"),
-            ("经纪人员", "查看房屋并编制房屋状况说明书"),
-        ]
-    )
-]
+def _duties(prefix: str, duties: list[tuple[str, str]]) -> list[Fact]:
+    """ "X应当Y" rules, one fact each."""
+    return [
+        _fact(
+            f"{prefix}-{i}", "modal", f"{subject}应当{act}。", subject=subject, modal="应当", consequence=act
+        )
+        for i, (subject, act) in enumerate(duties)
+    ]
+
+
+DUTIES = _duties(
+    "m-aff",
+    [
+        ("经纪机构", "在经营场所公示服务项目和收费标准"),
+        ("经纪人员", "在书面告知材料上签名确认"),
+        ("经纪机构", "妥善保存经纪服务合同等业务资料"),
+        ("经纪人员", "查看房屋并编制房屋状况说明书"),
+    ],
+)
 
 
 def test_keys_are_never_told_from_distractors_by_their_polarity_alone() -> None:
@@ -572,17 +580,15 @@ def test_a_false_form_the_book_states_elsewhere_is_never_a_distractor() -> None:
     assert not any(o.startswith("买方应当在交房前结清物业服务费") for o in falses)
 
 
-LOAN_DUTIES = [
-    _fact(f"m-pay-{i}", "modal", f"{subject}应当{act}。", subject=subject, modal="应当", consequence=act)
-    for i, (subject, act) in enumerate(
-        [
-            ("借款人", "先支付规定比例的首付款"),
-            ("借款人的首付款", "来源于借款人的自有资金"),
-            ("经纪机构", "在经营场所公示服务项目和收费标准"),
-            ("经纪人员", "查看房屋并编制房屋状况说明书"),
-        ]
-    )
-]
+LOAN_DUTIES = _duties(
+    "m-pay",
+    [
+        ("借款人", "先支付规定比例的首付款"),
+        ("借款人的首付款", "来源于借款人的自有资金"),
+        ("经纪机构", "在经营场所公示服务项目和收费标准"),
+        ("经纪人员", "查看房屋并编制房屋状况说明书"),
+    ],
+)
 
 
 def test_a_negated_rule_never_stands_beside_a_true_option_on_the_same_matter() -> None:
