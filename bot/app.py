@@ -14,6 +14,7 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
 import handlers
+from bot.transport import AiohttpRequest
 from engines.clock import POSTS_PER_WINDOW, Clock, Pace, WallClock
 from engines.metrics import Metrics
 from engines.sending import Sender
@@ -29,6 +30,10 @@ from settings import Settings, StartupError
 from storage import Store
 
 log = logging.getLogger(__name__)
+# Bot API requests in flight at once; more wait for a free connection. Telegram's budget of about 30
+# messages a second keeps a few in flight at its ~100 ms latency, so this leaves room for bursts of presses.
+SENDING_CONNECTIONS = 100
+
 COMMANDS = (
     ("quiz", "开始练习 / practise"),
     ("review", "错题重练 / review missed questions"),
@@ -76,6 +81,8 @@ def build_application(
         .token(token)
         .base_url(base)
         .base_file_url(file_base)
+        .request(AiohttpRequest(connections=SENDING_CONNECTIONS))
+        .get_updates_request(AiohttpRequest(connections=1))
         .rate_limiter(
             AIORateLimiter(
                 overall_max_rate=settings.telegram.rate_limit,

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Literal
 
-from storage.db import Database, fetch_one, require
+from storage.db import Database, require
 from storage.errors import SchemaError, check_choice
 from vocabulary.records import SamplerState
 
@@ -30,20 +30,23 @@ class Chat:
 class ChatRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
+        # What this process last wrote of each chat, so an unchanged chat costs no write per update.
+        self._written: dict[int, tuple[ChatType, str]] = {}
 
-    async def upsert(self, chat_id: int, chat_type: ChatType, title: str = "") -> Chat:
+    async def upsert(self, chat_id: int, chat_type: ChatType, title: str = "") -> None:
         """A group upgraded to a supergroup gets a new id from Telegram, so type changes are plain updates."""
         check_choice("chat type", chat_type, CHAT_TYPES)
+        if self._written.get(chat_id) == (chat_type, title):
+            return
         now = self.db.now()
         async with self.db.transaction() as conn:
-            row = await fetch_one(
-                conn,
+            await conn.execute(
                 "INSERT INTO chats (id, type, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (id) DO UPDATE SET type = excluded.type, title = excluded.title, "
-                "updated_at = excluded.updated_at RETURNING *",
+                "updated_at = excluded.updated_at",
                 (chat_id, chat_type, title, now, now),
             )
-        return Chat(**row)
+        self._written[chat_id] = (chat_type, title)
 
     async def get(self, chat_id: int) -> Chat | None:
         row = await self.db.fetch_one("SELECT * FROM chats WHERE id = ?", (chat_id,))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from storage.db import Database, fetch_one
+from storage.db import Database
 from storage.errors import NotFoundError, check_choice
 
 Locale = Literal["zh", "en"]
@@ -30,19 +30,23 @@ class User:
 class UserRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
+        # What this process last wrote of each user's Telegram names: every update brings them, and
+        # rewriting an unchanged row would cost a committed transaction per button press.
+        self._written: dict[int, tuple[str, str | None]] = {}
 
-    async def upsert(self, user_id: int, name: str, username: str | None = None) -> User:
-        """Refresh what Telegram tells us on every update; locale and role are ours and stay."""
+    async def upsert(self, user_id: int, name: str, username: str | None = None) -> None:
+        """Refresh what Telegram tells us when it changed; locale and role are ours and stay."""
+        if self._written.get(user_id) == (name, username):
+            return
         now = self.db.now()
         async with self.db.transaction() as conn:
-            row = await fetch_one(
-                conn,
+            await conn.execute(
                 "INSERT INTO users (id, name, username, created_at, updated_at) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (id) DO UPDATE SET name = excluded.name, username = excluded.username, "
-                "updated_at = excluded.updated_at RETURNING *",
+                "updated_at = excluded.updated_at",
                 (user_id, name, username, now, now),
             )
-        return User(**row)
+        self._written[user_id] = (name, username)
 
     async def get(self, user_id: int) -> User | None:
         row = await self.db.fetch_one("SELECT * FROM users WHERE id = ?", (user_id,))

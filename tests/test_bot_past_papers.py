@@ -48,12 +48,12 @@ async def test_a_past_paper_round_with_a_case_is_graded_and_its_misses_come_back
                 await client.vote(lily, message, answer)
                 card = await client.wait_for_text(lily, "解析", timeout=20)
             # The last explanation carries the results card.
+            said = [m for m in await client.transcript(lily) if m.from_bot]
             await client.press(lily, first, "👎")
             refused = await client.wait_for_text(lily, "题库中的真题", timeout=10)
             clock.offset += 11 * MINUTE
             await client.send_text(lily, "/review")
             due = await client.wait_for_text(lily, "道题到期", timeout=10)
-            said = [m for m in await client.transcript(lily) if m.from_bot]
         store = await Store.open(settings.storage.database)
         try:
             attempts = await store.attempts.for_session(1)

@@ -109,18 +109,25 @@ async def test_stats_before_any_answer_say_how_to_start_and_send_no_chart(tmp_pa
 
 
 async def test_the_console_shows_the_chart_and_saves_it_to_a_file(tmp_path: Path):
-    async with world(tmp_path) as (emulator, _client, settings), bot_running(emulator, settings):
-        script = io.StringIO("/quiz\n1\n1\n1\n1\n1\n1\n1\n/stats\n:save\n")
-        output = io.StringIO()
-        code = await run_console(
-            emulator.root_url,
-            "grace",
-            script,
-            output,
-            interactive=False,
-            quiet=1.0,
-            save_folder=tmp_path / "got",
-        )
+    """Grace's answers are stored beforehand, so the piped script has only replies to wait for, not
+    generations whose pauses would outlast the console's quiet time on a slow machine; the quiet time
+    leaves the chart, drawn after the text, room to arrive before `:save`."""
+    async with world(tmp_path) as (emulator, client, settings):
+        grace = await client.create_user("grace")
+        async with bot_running(emulator, settings) as app:
+            chapter = next(c for c in state(app).sources.tree.chapters if c.slices)
+        await backdate(settings.storage.database, grace, chapter.key, days_ago=[1, 0])
+        async with bot_running(emulator, settings):
+            output = io.StringIO()
+            code = await run_console(
+                emulator.root_url,
+                "grace",
+                io.StringIO("/stats\n:save\n"),
+                output,
+                interactive=False,
+                quiet=3.0,
+                save_folder=tmp_path / "got",
+            )
     shown = output.getvalue()
     saved = list((tmp_path / "got").iterdir())
     assert code == 0

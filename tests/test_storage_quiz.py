@@ -22,10 +22,30 @@ async def test_upsert_refreshes_names_but_keeps_the_chosen_locale(store: Store) 
     await store.users.upsert(5, "张伟", "zhangwei")
     assert await store.users.get_locale(5) is None
     await store.users.set_locale(5, "en")
-    updated = await store.users.upsert(5, "张伟 (Wei)", None)
+    await store.users.upsert(5, "张伟 (Wei)", None)
+    updated = await store.users.get(5)
+    assert updated is not None
     assert (updated.name, updated.username, updated.locale) == ("张伟 (Wei)", None, "en")
     await store.users.set_locale(5, None)
     assert await store.users.get_locale(5) is None
+
+
+async def test_an_unchanged_user_or_chat_is_not_rewritten_on_every_update(store: Store) -> None:
+    """Every update brings the sender's names; only a change may cost a committed write."""
+    raw = store.db.conn.raw
+    await store.users.upsert(5, "张伟", "zhangwei")
+    await store.chats.upsert(5, "private", "张伟")
+    written = raw.total_changes
+    for _ in range(3):
+        await store.users.upsert(5, "张伟", "zhangwei")
+        await store.chats.upsert(5, "private", "张伟")
+    assert raw.total_changes == written
+    await store.users.upsert(5, "张伟", "wei")
+    await store.chats.upsert(5, "private", "Wei")
+    assert raw.total_changes == written + 2
+    user, chat = await store.users.get(5), await store.chats.get(5)
+    assert user is not None and user.username == "wei"
+    assert chat is not None and chat.title == "Wei"
 
 
 async def test_bad_locale_and_unknown_user_are_named(store: Store) -> None:
