@@ -361,3 +361,34 @@ def test_the_explanation_quotes_the_formula_of_the_figure_asked_and_of_the_sale_
         assert rate in basis and other not in basis, (stem, basis)
     for _, _, basis in quoted["ratio"]:
         assert "容积率" in basis and "建筑密度" not in basis, basis
+
+
+PLOT_SLICE = Slice(
+    id="s-plot",
+    path=("第一篇 房屋与土地", "第一章 房屋", "第三节 指标", "一、容积率"),
+    mastery="掌握",
+    text="容积率是地上总建筑面积与用地面积的比值，地下建筑面积不计入；建筑密度是建筑基底总面积与用地面积的比值。",
+)
+PLOT = Fact(
+    id="f-plot",
+    kind="example",
+    slice_id="s-plot",
+    source="【例】某小区用地面积40000平方米，地上总建筑面积100000平方米，容积率为2.5。",
+    calculator="plot_ratio",
+    args={"total_building_area": 100_000, "land_area": 40_000},
+    expected={"ratio": 2.5},
+)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_each_distractors_reason_reads_as_one_clause_of_the_explanation(seed: int) -> None:
+    """ "是误用建筑基底总面积计算，那是建筑密度的算法的结果" is two sentences glued by machine: every reason
+    must read as one clause between 是 and 的结果."""
+    for mode in ("strict", "flexible"):
+        analysis = explanation_parts(_write(PLOT_SLICE, PLOT, mode=mode, seed=seed).draft.explanation)[
+            "试题分析"
+        ]
+        reasons = re.findall(r"选项[A-D]（[^）]+）是([^；。]+)的结果", analysis)
+        assert len(reasons) == 3, analysis
+        assert all("，" not in reason and "那是" not in reason for reason in reasons), reasons
+        assert "建筑基底总面积" in analysis  # the building-density mistake is still explained

@@ -225,7 +225,7 @@ def _pit_mistakes(args: Args) -> list[Mistake]:
     elif args.get("original_price") is None:
         found.append(
             Mistake(
-                "卖方持有满2年不缴增值税，却多做了一次价税分离", {**args, "price": _net(args["price"], 0.03)}
+                "没有注意到卖方持有满2年免征增值税而多做了一次价税分离", {**args, "price": _net(args["price"], 0.03)}
             )
         )
     if held >= 5 and not args["only_home"]:
@@ -1140,7 +1140,7 @@ class PlotRatio(Telling):
             Mistake("把地下建筑面积也计入了容积率", {**args, "total_building_area": above + extras["under"]}),
             Mistake("把用地面积与建筑面积颠倒相除", {"total_building_area": land, "land_area": above}),
             Mistake(
-                "误用建筑基底总面积计算，那是建筑密度的算法",
+                "把计算建筑密度所用的建筑基底总面积当作了地上总建筑面积",
                 {**args, "total_building_area": extras["footprint"]},
             ),
         ]
