@@ -167,3 +167,17 @@ def test_the_other_limits_come_from_the_same_chapter_when_it_has_them():
 def test_an_application_whose_matter_the_rule_does_not_name_is_not_told():
     """ "某中心受理申请" with no applicant and no matter is no case."""
     assert _write(1, "登记机构应当自受理申请之日起15日内作出决定。") is None
+
+
+def test_the_premise_is_found_in_another_point_of_the_chapter_and_without_it_the_case_is_not_told():
+    """The refund limit and "面积误差比绝对值超出3%时，买受人有权退房" may stand in two points of one chapter;
+    a refund with no reason at all ("买受人提出退房" and a date) is no case."""
+    rule = REFUND.split("（2）面积误差比绝对值超出3%时，买受人有权退房。")[1]
+    premise = Slice(id="s-area", path=_PATH, mastery="掌握", text=REFUND.split("买受人退房的，")[0])
+    pieces, _ = _kb(rule)
+    for seed in range(4):
+        facts = compile_kb([*pieces, premise])
+        task = Task(slice=pieces[0], qtype="single", mode="flexible", seed=seed, facts=facts)
+        written = RECIPE.write(_rule(facts), Brief(task=task, facts=facts, rng=random.Random(seed)))
+        assert written is not None and "因面积误差比绝对值超出3%，买受人提出退房" in written.draft.stem
+    assert all(_write(seed, rule) is None for seed in range(4))

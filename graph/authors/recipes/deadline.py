@@ -78,14 +78,17 @@ def _working_days(start: dt.date, days: int) -> dt.date:
     return day
 
 
-def condition(fact: Fact, text: str) -> str | None:
-    """The premise under which the rule's party may act at all, as the slice states it: for "买受人退房的，…"
-    the clause before "买受人有权退房" ("面积误差比绝对值超出3%"); None when the rule is not conditional or
-    the slice does not say when the party may act."""
+def _party_act(fact: Fact) -> re.Match[str] | None:
+    """ "买受人退房的，…": the party and act the rule is conditional on, or None for an unconditional rule."""
     match = _LIMIT.search(fact.source)
-    if match is None:
-        return None
-    head = _IF.search(fact.source[: match.start() + 1])
+    return None if match is None else _IF.search(fact.source[: match.start() + 1])
+
+
+def condition(fact: Fact, text: str) -> str | None:
+    """The premise under which the rule's party may act at all, as the textbook states it: for "买受人退房
+    的，…" the clause before "买受人有权退房" ("面积误差比绝对值超出3%"); None when the rule is not
+    conditional or `text` does not say when the party may act."""
+    head = _party_act(fact)
     if head is None:
         return None
     right = re.compile(
@@ -210,7 +213,12 @@ class Deadline:
         if dates is None:
             return None
         start, (due, *others), wrongs = dates
-        premise = condition(fact, brief.task.slice.text)
+        home = brief.task.slice
+        # the premise may stand in another point of the chapter than the limit ("…超出3%时，买受人有权退房")
+        told_in = "。".join([home.text, *(other.source for other in brief.facts.of_chapter(home.chapter))])
+        premise = condition(fact, told_in)
+        if premise is None and _party_act(fact) is not None:
+            return None  # "买受人提出退房" with no reason is no case
         told = _told(brief, limit, _day(start), f"因{premise}，" if premise else "")
         if told is None:
             return None
