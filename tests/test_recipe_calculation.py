@@ -392,3 +392,14 @@ def test_each_distractors_reason_reads_as_one_clause_of_the_explanation(seed: in
         assert len(reasons) == 3, analysis
         assert all("，" not in reason and "那是" not in reason for reason in reasons), reasons
         assert "建筑基底总面积" in analysis  # the building-density mistake is still explained
+
+
+def test_a_false_judge_never_states_nothing_owed_for_a_home_the_stem_says_was_held_briefly() -> None:
+    """ "持有1年…应缴纳的增值税为0元" is false at a glance: a false statement must be worked out."""
+    falses = 0
+    for seed in range(30):
+        draft = _write(VAT_SLICE, VAT, qtype="judge", mode="flexible", seed=seed).draft
+        if draft.answer == "B":
+            falses += 1
+            assert not re.search(r"为0(?:\.00)?元。（　）$", draft.stem), draft.stem
+    assert falses >= 5
