@@ -223,11 +223,8 @@ def _pit_mistakes(args: Args) -> list[Mistake]:
             old = {**args, "date": _OLD_VAT_DAY}
             found.append(Mistake("按2025年底以前5%的征收率做了价税分离", old))
     elif args.get("original_price") is None:
-        found.append(
-            Mistake(
-                "没有注意到卖方持有满2年免征增值税而多做了一次价税分离", {**args, "price": _net(args["price"], 0.03)}
-            )
-        )
+        exempt = "没有注意到卖方持有满2年免征增值税而多做了一次价税分离"
+        found.append(Mistake(exempt, {**args, "price": _net(args["price"], 0.03)}))
     if held >= 5 and not args["only_home"]:
         found.append(Mistake("没有核实是否为家庭唯一住房，误以为可以免征", {**args, "only_home": True}))
     if 2 <= held < 5 and args["only_home"]:
