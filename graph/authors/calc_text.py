@@ -34,12 +34,8 @@ class Case:
 
 @dataclass(frozen=True)
 class Names:
-    """Who the case is about; `flexible` for a 灵活 case, which leaves a figure the situation decides (the
-    sum borrowed once the price and the down payment are told) for the learner to work out."""
-
     buyer: str
     seller: str
-    flexible: bool = False
 
 
 @dataclass(frozen=True)
@@ -597,24 +593,13 @@ _DOWN_SHARES = (0.3, 0.35, 0.4)
 
 def _loan_story(case: Case, names: Names, method: str) -> str:
     """The purchase the loan pays for, so the figures are a buyer's and not a formula's: the price, the
-    down payment and the rest borrowed. A 灵活 case leaves the sum borrowed to be worked out, so the
-    situation's figures decide the answer and it is not the 严谨 question with a name."""
+    down payment and the rest borrowed."""
     args, extras = case.args, case.extras
-    rest = "其余房款" if names.flexible else f"其余{money(args['principal'])}"
     return (
         f"{names.buyer}购买一套总价{money(extras['price'])}的存量住房，首付{money(extras['down'])}，"
-        f"{rest}{extras.get('lender', lender(''))}，期限{args['years']}年，"
+        f"其余{money(args['principal'])}{extras.get('lender', lender(''))}，期限{args['years']}年，"
         f"年利率{percent(args['annual_rate'])}，采用{method}方式还款。"
     )
-
-
-def _borrowed(case: Case) -> str:
-    """How much was borrowed, worked out from the purchase the case tells."""
-    extras = case.extras
-    if "price" not in extras or "down" not in extras:
-        return ""
-    price, down, principal = yuan(extras["price"]), yuan(extras["down"]), yuan(case.args["principal"])
-    return f"贷款本金P=总价−首付={price}−{down}={principal}元；"
 
 
 def _loan_vary(args: Args, rng: random.Random) -> Case:
@@ -647,7 +632,7 @@ class EqualInstallment(Telling):
         months = args["years"] * 12
         unrounded = (result["total_interest"] + args["principal"]) / months
         monthly = (
-            f"{_borrowed(case)}月利率r={percent(args['annual_rate'])}÷12，还款月数n={args['years']}×12={months}，"
+            f"月利率r={percent(args['annual_rate'])}÷12，还款月数n={args['years']}×12={months}，"
             f"月还款额=P×r×(1+r)^n÷[(1+r)^n−1]={yuan(result['monthly_payment'])}元"
         )
         if field == "monthly_payment":
@@ -692,13 +677,12 @@ class EqualPrincipal(Telling):
         principal, months, rate = args["principal"], args["years"] * 12, args["annual_rate"]
         if field == "first_month":
             return (
-                f"{_borrowed(case)}首月还款额=贷款本金÷还款月数+贷款本金×月利率；每月应还本金={yuan(principal)}÷{months}"
+                f"首月还款额=贷款本金÷还款月数+贷款本金×月利率；每月应还本金={yuan(principal)}÷{months}"
                 f"={yuan(principal / months)}元，首月利息={yuan(principal)}×{percent(rate)}÷12"
                 f"={yuan(principal * rate / 12)}元，首月还款额={yuan(result['first_month'])}元"
             )
         return (
-            f"{_borrowed(case)}利息总额=本金×月利率×(还款月数+1)÷2="
-            f"{yuan(principal)}×{percent(rate)}÷12×{months + 1}÷2"
+            f"利息总额=本金×月利率×(还款月数+1)÷2={yuan(principal)}×{percent(rate)}÷12×{months + 1}÷2"
             f"={yuan(result['total_interest'])}元"
         )
 
