@@ -248,20 +248,9 @@ def duty(consequence: str) -> str:
 
 
 def waived(consequence: str) -> str:
-    """The other side of the bound ("无需缴纳增值税及附加", "不能免征增值税")."""
-    said = duty(consequence)
-    for modal, other in (
-        ("应当", "无需"),
-        ("必须", "无需"),
-        ("需要", "无需"),
-        ("可以", "不能"),
-        ("有权", "无权"),
-    ):
-        if said.startswith(modal):
-            return other + said.removeprefix(modal)
-    if said.startswith(("免征", "免税")):
-        return f"不能{said}"
-    return f"不属于“{consequence}”情形"
+    """The other side of the bound, as a paper asks it and the critic reads it: "不属于应当缴纳增值税及附加
+    情形" (a turned modal such as "无需缴纳" would read to the critic as a claim of its own)."""
+    return f"不属于{duty(consequence)}情形"
 
 
 class Holding:
