@@ -226,3 +226,13 @@ def test_the_holding_period_is_dated_by_the_deed_and_the_textbooks_counting_rule
             assert (
                 plain is not None and "起算" not in plain.draft.explanation
             )  # no counting rule, none quoted
+
+
+def test_a_rule_that_is_no_tax_is_not_framed_as_a_tax_office_s_business():
+    """Whether the government may buy back an affordable home is no matter for a tax window."""
+    text = "购买经济适用住房满5年上市转让的，政府可以优先回购。"
+    for qtype in ("single", "multi"):
+        for seed in range(12):
+            written = _write(text, qtype, seed)
+            assert written is not None
+            assert "税务" not in written.draft.stem, written.draft.stem

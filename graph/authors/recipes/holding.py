@@ -237,6 +237,11 @@ def sale_year(sale: Sale, rng: random.Random) -> int:
     return max(rng.choice((2025, 2026)), sale.since)
 
 
+def frames(asked: str) -> list[str]:
+    """The openings that fit the question: a tax office handles only the sales a tax rule is about."""
+    return [frame for frame in FRAMES if "税" in asked or "税务" not in frame]
+
+
 def duty(consequence: str) -> str:
     """The consequence as what the rule makes of a seller ("应当缴纳增值税及附加"): a duty told bare
     ("缴纳增值税及附加") reads as a fact of the story, not as the point to judge."""
@@ -318,7 +323,7 @@ class Holding:
         if len({c.text for c in choices}) < len(choices):
             return None
         asked = duty(fact.subject) if wanted else waived(fact.subject)
-        stem = rng.choice(FRAMES).format(year=year, home=sale.home, sell=sale.sell, asked=asked)
+        stem = rng.choice(frames(asked)).format(year=year, home=sale.home, sell=sale.sell, asked=asked)
         rule, sources = counting_lead(fact, brief)
         return O.choice(
             [fact.id],

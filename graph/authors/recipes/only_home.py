@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from graph.authors import scenes
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
-from graph.authors.recipes.holding import FRAMES, Held, Sale, _day, _held, acquired, counting_lead, sale_year
+from graph.authors.recipes.holding import Held, Sale, _day, _held, acquired, counting_lead, frames, sale_year
 from graph.authors.recipes.threshold import bounds, consequence
 from retrieval.facts import Fact, FactKind
 from vocabulary.kinds import QuestionType
@@ -131,7 +131,7 @@ class OnlyHome:
                 return None  # the dates fell on the other side of the bound
             choices.append(O.Option(text, right, f"：{person}{self._reasoning(fact, rule, held, only)}"))
         asked = f"{rule.sell}住房{_INCOME}" if rule.income else f"{rule.sell}住房时"
-        stem = rng.choice(FRAMES).format(
+        stem = rng.choice(frames(f"{asked}{fact.subject}")).format(
             year=year, home="住房", sell=rule.sell, asked=f"{asked}{fact.subject}"
         )
         rule_told, sources = counting_lead(fact, brief)
