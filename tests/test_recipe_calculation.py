@@ -19,6 +19,7 @@ from graph.authors.recipes.calculation import CalculationRecipe
 from graph.checks import run_checks
 from graph.format import explanation_parts, numbers_in, same_number
 from graph.nodes.writer import write_question
+from graph.stemcalc import check_stem_calculation
 from retrieval.facts import Fact, FactBase
 from retrieval.models import Slice
 
@@ -403,3 +404,43 @@ def test_a_false_judge_never_states_nothing_owed_for_a_home_the_stem_says_was_he
             falses += 1
             assert not re.search(r"为0(?:\.00)?元。（　）$", draft.stem), draft.stem
     assert falses >= 5
+
+
+DOWN_SLICE = Slice(
+    id="s-down",
+    path=("第五篇 贷款", "第十章 商业贷款", "第一节 首付", "二、最低首付款比例"),
+    mastery="掌握",
+    text="商业性个人住房贷款的最低首付款比例统一为15%，不再区分首套住房和第二套住房；此前首套住房为20%，第二套住房为25%。",
+    formulas=("首付款 = 房屋成交价 × 首付款比例",),
+)
+DOWN = Fact(
+    id="f-down",
+    kind="example",
+    slice_id="s-down",
+    source="【例】客户看中一套总价300万元的住房，按最低首付款比例15%计算，首付款至少为45万元。",
+    calculator="down_payment",
+    args={"price": 3_000_000, "ratio": 0.15},
+    expected={"down_payment": 450_000.0},
+)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_flexible_down_payment_leaves_the_minimum_ratio_to_the_learner_and_the_critic_reads_it(
+    seed: int,
+) -> None:
+    """ "首付款比例为15%" in the stem leaves one multiplication (Q14/Q17): a 灵活 case says the buyer pays the
+    least allowed, with a first or second home, and the critic's stem reader still recomputes the key."""
+    written = _write(DOWN_SLICE, DOWN, mode="flexible", seed=seed)
+    stem = written.draft.stem
+    assert "15%" not in stem and "最低首付款比例" in stem and "家庭名下" in stem, stem
+    question = write_question(
+        {
+            "draft": written.draft.model_dump(),
+            "qtype": "single",
+            "calculation": written.calculation.model_dump(),
+        },
+        DOWN_SLICE,
+        "flexible",
+    )
+    assert check_stem_calculation(question, calc.run).issues == []
+    assert "15%" in _write(DOWN_SLICE, DOWN, mode="strict", seed=seed).draft.stem

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from calc import policy
 from calc.labels import AREA, MONEY, RATE, YEARS, value_words
 from calc.land import LAND_USE_TERMS
+from calc.reading import LOWEST_DOWN_PAYMENT
 from graph.authors.scenes import day_in, month_text
 
 Args = dict[str, Any]
@@ -34,8 +35,12 @@ class Case:
 
 @dataclass(frozen=True)
 class Names:
+    """Who the case is about; `flexible` for a 灵活 case, which leaves a figure the situation decides (the
+    down-payment ratio of a buyer paying the least allowed) for the learner to know."""
+
     buyer: str
     seller: str
+    flexible: bool = False
 
 
 @dataclass(frozen=True)
@@ -757,10 +762,19 @@ class DownPayment(Telling):
     fields = ("down_payment", "loan")
 
     def vary(self, args: Args, rng: random.Random, today: dt.date) -> Case | None:
-        return Case({**args, "price": scaled(args["price"], rng)})
+        return Case({**args, "price": scaled(args["price"], rng)}, {"owns": rng.random() < 0.5})
 
     def story(self, case: Case, names: Names, field: str) -> str:
+        """A 灵活 buyer paying the least allowed is told so, not given the ratio: knowing the minimum (and
+        that a second home no longer pays more) is what the case asks; a first or second home is told to
+        tempt the learner who remembers the older, higher ratio of a second home."""
         args = case.args
+        if names.flexible and abs(args["ratio"] - LOWEST_DOWN_PAYMENT) < 1e-9:
+            home = "家庭名下已有一套住房" if case.extras.get("owns") else "家庭名下没有住房"
+            return (
+                f"{names.buyer}{home}，购买一套总价{money(args['price'])}的住房，所在城市未另行提高首付款比例"
+                f"下限，{names.buyer}按商业性个人住房贷款的最低首付款比例支付首付款，其余申请商业贷款。"
+            )
         return (
             f"{names.buyer}购买一套总价{money(args['price'])}的住房，首付款比例为{percent(args['ratio'])}，"
             "其余申请商业贷款。"

@@ -126,7 +126,7 @@ def _names(brief: Brief) -> Names:
     """Plain 周某 names in 严谨 questions, 周先生 / 李女士 in 灵活 ones; buyer and seller never share one."""
     pick = scenes.person if brief.task.mode == "flexible" else scenes.plain_name
     buyer = pick(brief.rng)
-    return Names(buyer=buyer, seller=pick(brief.rng, {buyer}))
+    return Names(buyer=buyer, seller=pick(brief.rng, {buyer}), flexible=brief.task.mode == "flexible")
 
 
 def _constants(text: str) -> set[str]:
