@@ -443,4 +443,5 @@ def test_a_flexible_down_payment_leaves_the_minimum_ratio_to_the_learner_and_the
         "flexible",
     )
     assert check_stem_calculation(question, calc.run).issues == []
+    assert "最低首付款比例为15%，不区分首套和二套住房" in written.draft.explanation
     assert "15%" in _write(DOWN_SLICE, DOWN, mode="strict", seed=seed).draft.stem

@@ -788,6 +788,12 @@ class DownPayment(Telling):
     def working(self, case: Case, result: dict, field: str) -> str:
         args = case.args
         down = f"首付款={yuan(args['price'])}×{percent(args['ratio'])}={yuan(result['down_payment'])}元"
+        if (
+            abs(args["ratio"] - LOWEST_DOWN_PAYMENT) < 1e-9
+        ):  # where the ratio comes from, first or second home
+            down = (
+                f"商业性个人住房贷款的最低首付款比例为{percent(args['ratio'])}，不区分首套和二套住房；{down}"
+            )
         if field == "down_payment":
             return down
         return f"{down}，贷款额={yuan(args['price'])}−{yuan(result['down_payment'])}={yuan(result['loan'])}元"
