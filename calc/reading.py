@@ -37,7 +37,7 @@ MONEY, AREA, FRACTION, YEARS, AGE, COUNT, TIMES, NUMBER, UNIT_PRICE, MONTHS = (
 _BREAKS = "。；;\n"
 _CLAUSE = "，,。；;：:\n"
 _MAX_GAP = 14  # characters between a label and its number ("合同约定王某于签约当日向李某支付定金" is too far)
-_LOWEST_DOWN_PAYMENT = 0.15  # 商业贷款最低首付比例 (calc registry: down_payment)
+LOWEST_DOWN_PAYMENT = 0.15  # 商业贷款最低首付比例 (calc registry: down_payment)
 
 # ---------------------------------------------------------------- numbers and units
 
@@ -851,7 +851,7 @@ def _categories(
         setting("extra_certificates", _Found(_number(count - 1), owners.group()))
     lowest = re.search(r"最低(?:首付(?:款)?)?比例", text)
     if lowest:
-        setting("ratio", _Found(_LOWEST_DOWN_PAYMENT, lowest.group()))
+        setting("ratio", _Found(LOWEST_DOWN_PAYMENT, lowest.group()))
 
 
 def _individual_housing(text: str) -> _Found | None:

@@ -116,6 +116,11 @@ class FactBase:
         found = self._by_chapter.get(chapter, [])
         return [f for f in found if kind is None or f.kind == kind]
 
+    def of_part(self, part: str, kind: FactKind | None = None) -> list[Fact]:
+        """The facts of every chapter of one part (篇): the wider circle when a chapter has few."""
+        found = [f for chapter, facts in self._by_chapter.items() if chapter[:1] == (part,) for f in facts]
+        return [f for f in found if kind is None or f.kind == kind]
+
     def related(self, fact: Fact) -> list[Fact]:
         return [self.by_id[i] for i in fact.related if i in self.by_id]
 

@@ -19,6 +19,7 @@ from graph.authors.recipes.calculation import CalculationRecipe
 from graph.checks import run_checks
 from graph.format import explanation_parts, numbers_in, same_number
 from graph.nodes.writer import write_question
+from graph.stemcalc import check_stem_calculation
 from retrieval.facts import Fact, FactBase
 from retrieval.models import Slice
 
@@ -361,3 +362,86 @@ def test_the_explanation_quotes_the_formula_of_the_figure_asked_and_of_the_sale_
         assert rate in basis and other not in basis, (stem, basis)
     for _, _, basis in quoted["ratio"]:
         assert "容积率" in basis and "建筑密度" not in basis, basis
+
+
+PLOT_SLICE = Slice(
+    id="s-plot",
+    path=("第一篇 房屋与土地", "第一章 房屋", "第三节 指标", "一、容积率"),
+    mastery="掌握",
+    text="容积率是地上总建筑面积与用地面积的比值，地下建筑面积不计入；建筑密度是建筑基底总面积与用地面积的比值。",
+)
+PLOT = Fact(
+    id="f-plot",
+    kind="example",
+    slice_id="s-plot",
+    source="【例】某小区用地面积40000平方米，地上总建筑面积100000平方米，容积率为2.5。",
+    calculator="plot_ratio",
+    args={"total_building_area": 100_000, "land_area": 40_000},
+    expected={"ratio": 2.5},
+)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_each_distractors_reason_reads_as_one_clause_of_the_explanation(seed: int) -> None:
+    """ "是误用建筑基底总面积计算，那是建筑密度的算法的结果" is two sentences glued by machine: every reason
+    must read as one clause between 是 and 的结果."""
+    for mode in ("strict", "flexible"):
+        analysis = explanation_parts(_write(PLOT_SLICE, PLOT, mode=mode, seed=seed).draft.explanation)[
+            "试题分析"
+        ]
+        reasons = re.findall(r"选项[A-D]（[^）]+）是([^；。]+)的结果", analysis)
+        assert len(reasons) == 3, analysis
+        assert all("，" not in reason and "那是" not in reason for reason in reasons), reasons
+        assert "建筑基底总面积" in analysis  # the building-density mistake is still explained
+
+
+def test_a_false_judge_never_states_nothing_owed_for_a_home_the_stem_says_was_held_briefly() -> None:
+    """ "持有1年…应缴纳的增值税为0元" is false at a glance: a false statement must be worked out."""
+    falses = 0
+    for seed in range(30):
+        draft = _write(VAT_SLICE, VAT, qtype="judge", mode="flexible", seed=seed).draft
+        if draft.answer == "B":
+            falses += 1
+            assert not re.search(r"为0(?:\.00)?元。（　）$", draft.stem), draft.stem
+    assert falses >= 5
+
+
+DOWN_SLICE = Slice(
+    id="s-down",
+    path=("第五篇 贷款", "第十章 商业贷款", "第一节 首付", "二、最低首付款比例"),
+    mastery="掌握",
+    text="商业性个人住房贷款的最低首付款比例统一为15%，不再区分首套住房和第二套住房；此前首套住房为20%，第二套住房为25%。",
+    formulas=("首付款 = 房屋成交价 × 首付款比例",),
+)
+DOWN = Fact(
+    id="f-down",
+    kind="example",
+    slice_id="s-down",
+    source="【例】客户看中一套总价300万元的住房，按最低首付款比例15%计算，首付款至少为45万元。",
+    calculator="down_payment",
+    args={"price": 3_000_000, "ratio": 0.15},
+    expected={"down_payment": 450_000.0},
+)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_flexible_down_payment_leaves_the_minimum_ratio_to_the_learner_and_the_critic_reads_it(
+    seed: int,
+) -> None:
+    """ "首付款比例为15%" in the stem leaves one multiplication (Q14/Q17): a 灵活 case says the buyer pays the
+    least allowed, with a first or second home, and the critic's stem reader still recomputes the key."""
+    written = _write(DOWN_SLICE, DOWN, mode="flexible", seed=seed)
+    stem = written.draft.stem
+    assert "15%" not in stem and "最低首付款比例" in stem and "家庭名下" in stem, stem
+    question = write_question(
+        {
+            "draft": written.draft.model_dump(),
+            "qtype": "single",
+            "calculation": written.calculation.model_dump(),
+        },
+        DOWN_SLICE,
+        "flexible",
+    )
+    assert check_stem_calculation(question, calc.run).issues == []
+    assert "最低首付款比例为15%，不区分首套和二套住房" in written.draft.explanation
+    assert "15%" in _write(DOWN_SLICE, DOWN, mode="strict", seed=seed).draft.stem

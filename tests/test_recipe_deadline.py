@@ -10,6 +10,7 @@ import re
 from types import SimpleNamespace
 
 from graph.authors.base import Task
+from graph.authors.holidays import plain_working_day
 from graph.authors.recipes.base import Brief
 from graph.authors.recipes.deadline import RECIPE
 from graph.checks import run_checks
@@ -59,17 +60,22 @@ def _day(text: str) -> dt.date:
     return dt.date(int(year), int(month), int(day))
 
 
-def test_the_key_is_fifteen_days_after_the_day_of_acceptance_and_the_others_are_other_limits():
+def test_the_key_is_fifteen_days_after_the_day_of_acceptance_and_the_others_are_mistakes_with_it():
     keys = set()
     for seed in range(10):
         question = _write(seed)
         assert question is not None
         assert "15日内" not in question.stem and "受理申请" in question.stem
+        assert re.match(r"^.某向某住房公积金管理中心申请贷款，该中心于", question.stem), question.stem
         start = _day(question.stem)
         gaps = [(_day(option) - start).days for option in question.options]
         assert question.answer == ["ABCD"[gaps.index(15)]], (question.stem, question.options)
-        assert len(set(gaps)) == 4 and set(gaps) <= {5, 15, 30, 60, 90}  # every distractor a textbook limit
-        assert "15日内" in question.explanation and "当日不计入" in question.explanation
+        assert len(set(gaps)) == 4 and {5, 30, 60, 90} & set(gaps), gaps  # another limit of the chapter
+        assert "当日不计入" in question.explanation
+        for why in re.findall(
+            r"选项[A-D]“[^”]+”([^；。]+)", question.explanation
+        ):  # each wrong day's mistake
+            assert re.search(r"第15日|少算了一日|多算了一日|15个工作日|教材为“", why), why
         keys.add(question.answer[0])
     assert len(keys) >= 2  # the right day is not always the same option
 
@@ -92,16 +98,34 @@ def test_working_days_strict_requests_and_other_types_are_not_told():
     assert _write(1, qtype="judge") is None
 
 
-def test_the_last_day_of_the_period_is_a_plain_working_day():
-    """A last day on a weekend or holiday moves to the next working day, so the key would be disputable."""
-    for seed in range(40):
-        question = _write(seed)
-        assert question is not None
-        due = _day(question.options["ABCD".index(question.answer[0])])
-        assert due.weekday() < 5, question.stem
-        assert (due.month, due.day) not in {(1, 1), (5, 1), (10, 1), (10, 2), (10, 3)}
-        assert not (1, 20) <= (due.month, due.day) <= (2, 28), question.stem  # the Spring Festival span
-        assert "工作日" in question.explanation
+def test_holidays_of_the_official_schedule_are_not_plain_working_days():
+    assert not plain_working_day(dt.date(2025, 4, 4))  # a Friday, 清明节
+    assert not plain_working_day(dt.date(2026, 6, 19))  # a Friday, 端午节
+    assert not plain_working_day(dt.date(2026, 2, 20))  # the Spring Festival holiday
+    assert not plain_working_day(dt.date(2025, 5, 3))  # a Saturday
+    assert plain_working_day(dt.date(2026, 2, 24)) and plain_working_day(dt.date(2025, 4, 7))
+    assert not plain_working_day(dt.date(2030, 3, 4))  # a year whose schedule is not published
+
+
+# Days off of the State Council's notices that a Monday-to-Friday check alone would let through.
+_OFF = {dt.date(2025, 4, 4), dt.date(2025, 6, 2), dt.date(2025, 10, 6), dt.date(2025, 10, 8)}
+_OFF |= {dt.date(2026, 1, 2), dt.date(2026, 4, 6), dt.date(2026, 6, 19), dt.date(2026, 9, 25)}
+_OFF |= {dt.date(2026, 2, 16) + dt.timedelta(days=d) for d in range(5)}
+
+
+def test_every_option_falls_on_a_plain_working_day_so_no_day_moves_on():
+    """A day on a weekend or holiday moves to the next working day, so a key or a wrong day's reckoning
+    there would be disputable."""
+    for seed in range(60):
+        for text in (DECIDE, REFUND):
+            question = _write(seed, text)
+            assert question is not None
+            for option in question.options:
+                day = _day(option)
+                assert day.weekday() < 5 and day not in _OFF, (question.stem, question.options)
+            due = _day(question.options["ABCD".index(question.answer[0])])
+            assert f"星期{'一二三四五'[due.weekday()]}" in question.explanation
+            assert "不发生顺延" in question.explanation
 
 
 REFUND = (
@@ -115,41 +139,45 @@ def test_a_refund_case_tells_the_condition_under_which_the_buyer_may_withdraw():
     for seed in range(6):
         question = _write(seed, REFUND)
         assert question is not None
-        assert question.stem.startswith("因面积误差比绝对值超出3%，"), question.stem
+        assert "，因面积误差比绝对值超出3%，买受人提出退房。" in question.stem, question.stem
         assert "买受人提出退房" in question.stem
 
 
-def test_the_distractors_are_the_limits_of_the_acts_most_like_this_one():
-    """Of six other limits, the two whose rules are about something else (an assignment, a tenant's
-    answer) share least wording with a registration rule and never give a distractor."""
-    pieces = [
-        Slice(
-            id="s-0",
-            path=_PATH,
-            mastery="掌握",
-            text="登记机构应当自受理异议登记申请之日起十五日内作出是否登记的决定。",
-        )
-    ]
-    others = (
-        "预告登记后，自能够进行不动产登记之日起九十日内未申请登记的，预告登记失效。",
-        "不动产登记机构应当自受理登记申请之日起30日内办结不动产登记手续。",
-        "登记机构应当自收到更正申请之日起五日内作出更正登记的决定。",
-        "不动产登记机构应当自受理抵押登记申请之日起七日内办结登记。",
-        "受让人应当自签订合同之日起六十日内付清全部价款。",
-        "出租人履行通知义务后，承租人在二十日内未明确表示购买的，视为放弃。",
+def test_the_other_limits_come_from_the_same_chapter_when_it_has_them():
+    """A limit of another chapter is one the learner has not just studied: it reads as a made-up figure."""
+    elsewhere = ("第四篇 税费", "第九章 契税", "一、申报")
+    pieces, _ = _kb(DECIDE)
+    pieces.append(
+        Slice(id="s-far", path=elsewhere, mastery="掌握", text="纳税人应当自签订合同之日起二十日内申报。")
     )
-    pieces += [Slice(id=f"s-{i + 1}", path=_PATH, mastery="掌握", text=t) for i, t in enumerate(others)]
     facts = compile_kb(pieces)
-    rule = next(f for f in facts if f.slice_id == "s-0" and f.kind == "threshold")
     gaps: set[int] = set()
-    for seed in range(12):
+    for seed in range(20):
         task = Task(slice=pieces[0], qtype="single", mode="flexible", seed=seed, facts=facts)
-        written = RECIPE.write(rule, Brief(task=task, facts=facts, rng=random.Random(seed)))
-        if written is None:
-            continue
+        written = RECIPE.write(_rule(facts), Brief(task=task, facts=facts, rng=random.Random(seed)))
+        assert written is not None
         question = write_question(
             {"draft": written.draft.model_dump(), "qtype": "single"}, pieces[0], "flexible"
         )
         start = _day(question.stem)
         gaps |= {(_day(option) - start).days for option in question.options}
-    assert gaps and not gaps & {60, 20}, gaps
+    assert 20 not in gaps and gaps & {5, 30, 60, 90}, gaps
+
+
+def test_an_application_whose_matter_the_rule_does_not_name_is_not_told():
+    """ "某中心受理申请" with no applicant and no matter is no case."""
+    assert _write(1, "登记机构应当自受理申请之日起15日内作出决定。") is None
+
+
+def test_the_premise_is_found_in_another_point_of_the_chapter_and_without_it_the_case_is_not_told():
+    """The refund limit and "面积误差比绝对值超出3%时，买受人有权退房" may stand in two points of one chapter;
+    a refund with no reason at all ("买受人提出退房" and a date) is no case."""
+    rule = REFUND.split("（2）面积误差比绝对值超出3%时，买受人有权退房。")[1]
+    premise = Slice(id="s-area", path=_PATH, mastery="掌握", text=REFUND.split("买受人退房的，")[0])
+    pieces, _ = _kb(rule)
+    for seed in range(4):
+        facts = compile_kb([*pieces, premise])
+        task = Task(slice=pieces[0], qtype="single", mode="flexible", seed=seed, facts=facts)
+        written = RECIPE.write(_rule(facts), Brief(task=task, facts=facts, rng=random.Random(seed)))
+        assert written is not None and "因面积误差比绝对值超出3%，买受人提出退房" in written.draft.stem
+    assert all(_write(seed, rule) is None for seed in range(4))

@@ -97,10 +97,31 @@ def test_a_multi_key_is_every_seller_whose_dates_reach_the_bound():
     for seed in range(10):
         written = _write(EXEMPT, "multi", seed)
         assert written is not None
+        assert len(written.draft.options) == 5  # a multiple choice prints five options
         key = "".join(
-            "ABCD"[i] for i, option in enumerate(written.draft.options) if _held_two_years(*_dates(option))
+            "ABCDE"[i] for i, option in enumerate(written.draft.options) if _held_two_years(*_dates(option))
         )
-        assert 2 <= len(key) <= 3 and written.draft.answer == key
+        assert 2 <= len(key) <= 4 and written.draft.answer == key
+
+
+def test_a_choice_asks_which_sellers_bear_the_duty_in_exam_wording_with_one_years_sales_and_varied_frames():
+    """ "下列各项中，（　）的，缴纳增值税及附加" is machine text, and "某机构近期经手了四宗业务" on every
+    question with sales two years apart reads as a template."""
+    text = "卖方持有不满2年的，缴纳增值税及附加。"
+    openings = set()
+    for qtype in ("single", "multi"):
+        for seed in range(12):
+            written = _write(text, qtype, seed)
+            assert written is not None
+            stem = written.draft.stem
+            assert re.search(
+                r"下列(?:卖方|业主)中，(?:不属于)?应当缴纳增值税及附加(?:情形)?的是（　）。$", stem
+            ), stem
+            assert len({_dates(option)[1].year for option in written.draft.options}) == 1, (
+                written.draft.options
+            )
+            openings.add(stem.split("，")[0])
+    assert len(openings) >= 3, openings
 
 
 def test_a_rule_for_sales_below_the_bound_is_true_for_a_sale_before_the_anniversary():
@@ -123,6 +144,7 @@ def test_a_sellers_bare_holding_bound_is_told_as_a_sale_and_the_critic_reads_its
         assert written is not None
         truth = not _held_two_years(*_dates(written.draft.stem))
         assert written.draft.answer == ("A" if truth else "B"), written.draft.stem
+        assert written.draft.stem.endswith("出售这套住房时应当缴纳增值税及附加。（　）"), written.draft.stem
         truths.add(truth)
         question = write_question({"draft": written.draft.model_dump(), "qtype": "judge"}, piece, "flexible")
         assert ground_question(question, piece, library).issues(strict=True) == [], question.stem
@@ -204,3 +226,13 @@ def test_the_holding_period_is_dated_by_the_deed_and_the_textbooks_counting_rule
             assert (
                 plain is not None and "起算" not in plain.draft.explanation
             )  # no counting rule, none quoted
+
+
+def test_a_rule_that_is_no_tax_is_not_framed_as_a_tax_office_s_business():
+    """Whether the government may buy back an affordable home is no matter for a tax window."""
+    text = "购买经济适用住房满5年上市转让的，政府可以优先回购。"
+    for qtype in ("single", "multi"):
+        for seed in range(12):
+            written = _write(text, qtype, seed)
+            assert written is not None
+            assert "税务" not in written.draft.stem, written.draft.stem

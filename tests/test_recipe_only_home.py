@@ -72,6 +72,8 @@ def test_a_choice_keys_the_exempt_sellers_and_keeps_a_distractor_for_each_missed
         exempt = [chr(65 + i) for i, option in enumerate(question.options) if _exempt(option)]
         assert question.answer == exempt, question.options
         assert len(exempt) == (1 if qtype == "single" else 2)
+        assert len(question.options) == (4 if qtype == "single" else 5)  # as the papers print them
+        assert "近期经手了四宗" not in question.stem, question.stem
         assert any("另有" in o for o in question.options)  # held long enough, but not the only home
         assert any("唯一" in o and not _exempt(o) for o in question.options)  # the only home, held too short
 

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from calc import policy
 from calc.labels import AREA, MONEY, RATE, YEARS, value_words
 from calc.land import LAND_USE_TERMS
+from calc.reading import LOWEST_DOWN_PAYMENT
 from graph.authors.scenes import day_in, month_text
 
 Args = dict[str, Any]
@@ -34,8 +35,12 @@ class Case:
 
 @dataclass(frozen=True)
 class Names:
+    """Who the case is about; `flexible` for a 灵活 case, which leaves a figure the situation decides (the
+    down-payment ratio of a buyer paying the least allowed) for the learner to know."""
+
     buyer: str
     seller: str
+    flexible: bool = False
 
 
 @dataclass(frozen=True)
@@ -223,11 +228,8 @@ def _pit_mistakes(args: Args) -> list[Mistake]:
             old = {**args, "date": _OLD_VAT_DAY}
             found.append(Mistake("按2025年底以前5%的征收率做了价税分离", old))
     elif args.get("original_price") is None:
-        found.append(
-            Mistake(
-                "卖方持有满2年不缴增值税，却多做了一次价税分离", {**args, "price": _net(args["price"], 0.03)}
-            )
-        )
+        exempt = "没有注意到卖方持有满2年免征增值税而多做了一次价税分离"
+        found.append(Mistake(exempt, {**args, "price": _net(args["price"], 0.03)}))
     if held >= 5 and not args["only_home"]:
         found.append(Mistake("没有核实是否为家庭唯一住房，误以为可以免征", {**args, "only_home": True}))
     if 2 <= held < 5 and args["only_home"]:
@@ -760,10 +762,19 @@ class DownPayment(Telling):
     fields = ("down_payment", "loan")
 
     def vary(self, args: Args, rng: random.Random, today: dt.date) -> Case | None:
-        return Case({**args, "price": scaled(args["price"], rng)})
+        return Case({**args, "price": scaled(args["price"], rng)}, {"owns": rng.random() < 0.5})
 
     def story(self, case: Case, names: Names, field: str) -> str:
+        """A 灵活 buyer paying the least allowed is told so, not given the ratio: knowing the minimum (and
+        that a second home no longer pays more) is what the case asks; a first or second home is told to
+        tempt the learner who remembers the older, higher ratio of a second home."""
         args = case.args
+        if names.flexible and abs(args["ratio"] - LOWEST_DOWN_PAYMENT) < 1e-9:
+            home = "家庭名下已有一套住房" if case.extras.get("owns") else "家庭名下没有住房"
+            return (
+                f"{names.buyer}{home}，购买一套总价{money(args['price'])}的住房，所在城市未另行提高首付款比例"
+                f"下限，{names.buyer}按商业性个人住房贷款的最低首付款比例支付首付款，其余申请商业贷款。"
+            )
         return (
             f"{names.buyer}购买一套总价{money(args['price'])}的住房，首付款比例为{percent(args['ratio'])}，"
             "其余申请商业贷款。"
@@ -777,6 +788,12 @@ class DownPayment(Telling):
     def working(self, case: Case, result: dict, field: str) -> str:
         args = case.args
         down = f"首付款={yuan(args['price'])}×{percent(args['ratio'])}={yuan(result['down_payment'])}元"
+        if (
+            abs(args["ratio"] - LOWEST_DOWN_PAYMENT) < 1e-9
+        ):  # where the ratio comes from, first or second home
+            down = (
+                f"商业性个人住房贷款的最低首付款比例为{percent(args['ratio'])}，不区分首套和二套住房；{down}"
+            )
         if field == "down_payment":
             return down
         return f"{down}，贷款额={yuan(args['price'])}−{yuan(result['down_payment'])}={yuan(result['loan'])}元"
@@ -1140,7 +1157,7 @@ class PlotRatio(Telling):
             Mistake("把地下建筑面积也计入了容积率", {**args, "total_building_area": above + extras["under"]}),
             Mistake("把用地面积与建筑面积颠倒相除", {"total_building_area": land, "land_area": above}),
             Mistake(
-                "误用建筑基底总面积计算，那是建筑密度的算法",
+                "把计算建筑密度所用的建筑基底总面积当作了地上总建筑面积",
                 {**args, "total_building_area": extras["footprint"]},
             ),
         ]

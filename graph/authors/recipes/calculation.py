@@ -126,7 +126,7 @@ def _names(brief: Brief) -> Names:
     """Plain 周某 names in 严谨 questions, 周先生 / 李女士 in 灵活 ones; buyer and seller never share one."""
     pick = scenes.person if brief.task.mode == "flexible" else scenes.plain_name
     buyer = pick(brief.rng)
-    return Names(buyer=buyer, seller=pick(brief.rng, {buyer}))
+    return Names(buyer=buyer, seller=pick(brief.rng, {buyer}), flexible=brief.task.mode == "flexible")
 
 
 def _constants(text: str) -> set[str]:
@@ -334,10 +334,15 @@ def _single(asked: _Asked, wrongs: list[Wrong], brief: Brief) -> Written | None:
 
 def _judge(asked: _Asked, wrongs: list[Wrong], truth: bool | None, brief: Brief) -> Written | None:
     """States the key or one mistake's result. A false statement is only written when no figure of the
-    stem happens to equal the key (a reader, and the critic, would take that figure for the result)."""
+    stem happens to equal the key (a reader, and the critic, would take that figure for the result), and
+    never says nothing is owed ("增值税为0元"): with the case's facts in view that is false at a glance,
+    while as an option beside others it stays a fair trap."""
     if truth is None:
         truth = brief.rng.random() < 0.5
-    wrong = None if truth else brief.rng.choice(wrongs)
+    owed = [w for w in wrongs if w.value != 0]
+    if not truth and not owed:
+        return None
+    wrong = None if truth else brief.rng.choice(owed)
     if wrong is not None and any(same_number(n, asked.key) for n in numbers_in(asked.story + asked.ask)):
         return None
     right_text, wrong_text = option_texts([asked.key, wrong.value if wrong else asked.key], asked.unit)

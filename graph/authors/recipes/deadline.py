@@ -1,24 +1,25 @@
 """A time limit counted from an event ("住房公积金管理中心应当自受理申请之日起15日内作出准予贷款或者不准贷款
-的决定") → a 灵活 single choice asking by when: the event is given a date and the options are that date
-moved on by the limit and by the other day limits the textbook sets, those of acts most like this one
-first, so a learner who mixes up the limits picks the wrong day.
+的决定") → a 灵活 single choice asking by when. The wrong days are the mistakes a learner makes with this very
+limit: counting the event's own day, reading the days as working days, or taking another limit the same
+chapter (else the same part) of the textbook sets; never a figure the textbook does not have.
 
 Only calendar days are told: working days would need a calendar of holidays the question cannot show.
 The day the event happens is not counted, as the civil law reckons a period in days; and the case's dates
-are chosen so the last day is a plain working day, since a last day on a rest day or public holiday moves
-to the next working day (民法典第二百零三条) and the key would be disputable. A rule that applies only
-under a condition the textbook states ("面积误差比绝对值超出3%时，买受人有权退房") tells that condition in
-the case, as without it the rule need not apply.
+are chosen so every option's day is a plain working day (holidays.py), since a last day on a rest day or
+public holiday moves to the next working day (民法典第二百零三条) and a key or a distractor's reckoning would
+be disputable. A rule that applies only under a condition the textbook states ("面积误差比绝对值超出3%时，
+买受人有权退房") tells that condition in the case, as without it the rule need not apply; an application
+received ("受理申请") names who applied for what, read from the decision the rule asks for.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from collections import Counter
 from dataclasses import dataclass
 
-from graph.authors import scenes
+from graph.authors import holidays, scenes
+from graph.authors.holidays import plain_working_day
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
 from retrieval.chapters import chinese_number
@@ -37,10 +38,9 @@ _OWN_PARTY = re.compile(r"^[\u4e00-\u9fff]{1,3}人")
 _SIBLINGS = 3
 # "买受人退房的，房地产开发企业应当…": the clause the rule is conditional on, just before its actor.
 _IF = re.compile(r"(?:^|[，。；：])(?P<party>[\u4e00-\u9fff]{1,6}?人)(?P<act>[\u4e00-\u9fff]{2,8})的，$")
-# Days on which no period ends: 1 January, the May Day and National Day holidays, and a span wide enough
-# to hold the Spring Festival holiday of any year (the lunar date moves between late January and February).
-_HOLIDAYS = ((1, 1, 1, 1), (1, 20, 2, 28), (5, 1, 5, 5), (10, 1, 10, 8))
-_TRIES = 200
+# "作出准予贷款或者不准贷款的决定": what the application received was for.
+_MATTER = re.compile(r"准予([\u4e00-\u9fff]{2,4}?)(?:或者|或|的|$)")
+_TRIES = 400
 
 
 @dataclass(frozen=True)
@@ -69,30 +69,26 @@ def limit_of(fact: Fact) -> Limit | None:
     return None
 
 
-def plain_working_day(day: dt.date) -> bool:
-    """True for a Monday to Friday outside the public holidays: a period ending then ends on that day."""
-    if day.weekday() >= 5:
-        return False
-    return not any((m1, d1) <= (day.month, day.day) <= (m2, d2) for m1, d1, m2, d2 in _HOLIDAYS)
+def _working_days(start: dt.date, days: int) -> dt.date:
+    """The day `days` plain working days after `start`: the reckoning of a learner who reads 日 as 工作日."""
+    day = start
+    while days and day.year in holidays.YEARS:  # past the table no day is plain, and the date is refused
+        day += dt.timedelta(days=1)
+        days -= plain_working_day(day)
+    return day
 
 
-def _start(brief: Brief, days: int) -> dt.date | None:
-    """A day for the event whose period of `days` ends on a plain working day."""
-    for _ in range(_TRIES):
-        start = scenes.day_in(brief.rng, brief.rng.choice((2025, 2026)))
-        if plain_working_day(start + dt.timedelta(days=days)):
-            return start
-    return None
+def _party_act(fact: Fact) -> re.Match[str] | None:
+    """ "买受人退房的，…": the party and act the rule is conditional on, or None for an unconditional rule."""
+    match = _LIMIT.search(fact.source)
+    return None if match is None else _IF.search(fact.source[: match.start() + 1])
 
 
 def condition(fact: Fact, text: str) -> str | None:
-    """The premise under which the rule's party may act at all, as the slice states it: for "买受人退房的，…"
-    the clause before "买受人有权退房" ("面积误差比绝对值超出3%"); None when the rule is not conditional or
-    the slice does not say when the party may act."""
-    match = _LIMIT.search(fact.source)
-    if match is None:
-        return None
-    head = _IF.search(fact.source[: match.start() + 1])
+    """The premise under which the rule's party may act at all, as the textbook states it: for "买受人退房
+    的，…" the clause before "买受人有权退房" ("面积误差比绝对值超出3%"); None when the rule is not
+    conditional or `text` does not say when the party may act."""
+    head = _party_act(fact)
     if head is None:
         return None
     right = re.compile(
@@ -106,32 +102,100 @@ def _day(day: dt.date) -> str:
     return f"{day.year}年{day.month}月{day.day}日"
 
 
-def _pairs(text: str) -> set[str]:
-    words = re.sub(r"[^\u4e00-\u9fff]", "", text)
-    return {words[i : i + 2] for i in range(len(words) - 1)}
+@dataclass(frozen=True)
+class Wrong:
+    """A wrong day's reckoning: how far from the event it lies and why a learner lands there."""
+
+    gap: int | None  # calendar days from the event; None for the working-days reading
+    why: str
 
 
-def _others(brief: Brief, fact: Fact, days: int) -> list[tuple[int, str]]:
-    """Three of the other time limits in days the textbook sets (with a source that sets each): the
-    limits a learner mixes up, drawn at random from the four whose rules share most wording with this one
-    (the same kind of act), so the key is not always the same option."""
-    seen: dict[int, str] = {}
-    for other in brief.facts:
-        if other.kind != "threshold" or other.unit != "日" or not other.value:
-            continue
-        limits = {_count(found) for found in _WITHIN.findall(other.source)}
-        if other.value in limits and other.value == int(other.value) and other.value != days:
-            seen.setdefault(int(other.value), other.source)
-    if len(seen) < _SIBLINGS:
-        return []
-    own = _pairs(fact.source)
-    pairs = {value: own & _pairs(source) for value, source in seen.items()}
-    spread = Counter(
-        pair for shared in pairs.values() for pair in shared
-    )  # wording every rule has weighs little
-    values = brief.rng.sample(sorted(seen), len(seen))
-    values.sort(key=lambda value: -sum(1 / spread[pair] for pair in pairs[value]))
-    return [(value, seen[value]) for value in brief.rng.sample(values[: _SIBLINGS + 1], _SIBLINGS)]
+def _siblings(brief: Brief, days: int) -> list[Wrong]:
+    """The other limits in days the same chapter sets, else the same part (篇): limits a learner studying
+    this one has just met, each with the clause that sets it."""
+    home = brief.task.slice
+    for pool in (
+        brief.facts.of_chapter(home.chapter, "threshold"),
+        brief.facts.of_part(home.path[0], "threshold"),
+    ):
+        found: dict[int, str] = {}
+        for other in pool:
+            if (
+                other.unit != "日"
+                or not other.value
+                or other.value == days
+                or other.value != int(other.value)
+            ):
+                continue
+            for clause in re.split(r"[。；]", other.source):
+                if other.value in {_count(figure) for figure in _WITHIN.findall(clause)}:
+                    found.setdefault(int(other.value), clause.split("：")[-1].strip("，"))
+        if found:
+            return [
+                Wrong(gap, f"是按{gap}日计算的日期，而{gap}日是教材为“{clause}”规定的期限")
+                for gap, clause in sorted(found.items())
+            ]
+    return []
+
+
+def _wrongs(brief: Brief, days: int) -> list[Wrong]:
+    """Three mistaken reckonings, the textbook's neighbouring limits first in random order."""
+    siblings = _siblings(brief, days)
+    brief.rng.shuffle(siblings)
+    mistakes = [
+        brief.rng.choice(
+            (
+                Wrong(days - 1, "是把事件发生的当日也算作第1日得出的，少算了一日"),
+                Wrong(days + 1, f"是把“{days}日内”误当成满{days}日后的次日得出的，多算了一日"),
+            )
+        ),
+        Wrong(None, f"是把{days}日当成{days}个工作日、跳过休息日和节假日得出的"),
+        *siblings[1:],
+    ]
+    return siblings[:1] + brief.rng.sample(mistakes, min(len(mistakes), _SIBLINGS - len(siblings[:1])))
+
+
+def _dates(brief: Brief, days: int) -> tuple[dt.date, list[dt.date], list[Wrong]] | None:
+    """A plain working day for the event and three wrong reckonings whose days, with the key's, fall on
+    distinct plain working days; the reckonings are drawn again with each date, as some limits never all
+    end on weekdays together."""
+    for _ in range(_TRIES):
+        wrongs = _wrongs(brief, days)
+        if len(wrongs) < _SIBLINGS:
+            return None
+        start = scenes.day_in(brief.rng, brief.rng.choice(holidays.YEARS[-2:]))
+        picked = [start + dt.timedelta(days=days)]
+        picked += [
+            _working_days(start, days) if w.gap is None else start + dt.timedelta(days=w.gap) for w in wrongs
+        ]
+        if len(set(picked)) == len(picked) and all(map(plain_working_day, [start, *picked])):
+            return start, picked, wrongs
+    return None
+
+
+def _told(brief: Brief, limit: Limit, day: str, because: str) -> str | None:
+    """The event on its day as a case tells it. An application received names its applicant and its
+    matter ("周某向某住房公积金管理中心申请贷款"), read from the decision the rule asks for; None when
+    the rule names no matter, as "某中心受理申请" alone is no case."""
+    if _OWN_PARTY.match(limit.event):
+        return f"{day}，{because}{limit.event}"
+    if not limit.event.endswith("申请"):
+        return f"{day}，{because}某{limit.actor}{limit.event}"
+    matter = _MATTER.search(limit.act)
+    if matter is None:
+        return None
+    applicant = scenes.plain_name(brief.rng)
+    return (
+        f"{because}{applicant}向某{limit.actor}申请{matter[1]}，该{_short(limit.actor)}于{day}{limit.event}"
+    )
+
+
+def _short(actor: str) -> str:
+    """ "住房公积金管理中心" → "中心": the head noun a case uses the second time it names a body."""
+    for head in ("中心", "机构", "企业", "部门", "银行", "单位"):
+        if actor.endswith(head):
+            return head
+    return actor
 
 
 class Deadline:
@@ -145,20 +209,26 @@ class Deadline:
         limit = limit_of(fact)
         if limit is None:
             return None
-        others = _others(brief, fact, limit.days)
-        start = _start(brief, limit.days)
-        if len(others) < _SIBLINGS or start is None:
+        dates = _dates(brief, limit.days)
+        if dates is None:
             return None
-        told = limit.event if _OWN_PARTY.match(limit.event) else f"某{limit.actor}{limit.event}"
-        premise = condition(fact, brief.task.slice.text)
-        because = f"因{premise}，" if premise else ""
-        stem = f"{because}{_day(start)}，{told}。按照规定，{limit.actor}最迟应当于（　）{limit.act}。"
-        due = start + dt.timedelta(days=limit.days)
+        start, (due, *others), wrongs = dates
+        home = brief.task.slice
+        # the premise may stand in another point of the chapter than the limit ("…超出3%时，买受人有权退房")
+        told_in = "。".join([home.text, *(other.source for other in brief.facts.of_chapter(home.chapter))])
+        premise = condition(fact, told_in)
+        if premise is None and _party_act(fact) is not None:
+            return None  # "买受人提出退房" with no reason is no case
+        told = _told(brief, limit, _day(start), f"因{premise}，" if premise else "")
+        if told is None:
+            return None
+        stem = f"{told}。按照规定，{limit.actor}最迟应当于（　）{limit.act}。"
         rule = f"{limit.actor}应当自{limit.event}之日起{limit.days}日内{limit.act}"
         choices = [O.Option(_day(due), True, f"“{_day(due)}”是自{_day(start)}的次日起算的第{limit.days}日")]
-        for days, _ in others:
-            day = _day(start + dt.timedelta(days=days))
-            choices.append(O.Option(day, False, f"“{day}”是按{days}日计算的结果，把这一期限记成了{days}日"))
+        choices += [
+            O.Option(_day(day), False, f"“{_day(day)}”{wrong.why}")
+            for day, wrong in zip(others, wrongs, strict=True)
+        ]
         return O.choice(
             [fact.id],
             "single",
@@ -166,7 +236,7 @@ class Deadline:
             sorted(choices, key=lambda option: _order(option.text)),  # in date order, as papers print them
             [fact.source],
             lead=f"教材规定，{rule}。期间开始的当日不计入，{_day(start)}的次日为第1日；"
-            f"期限的最后一日{_day(due)}是工作日，不发生顺延。",
+            f"期限的最后一日{_day(due)}是{holidays.weekday(due)}，不是休息日或法定节假日，不发生顺延。",
             difficulty=0.5,
         )
 

@@ -8,8 +8,8 @@ when it happened decides nothing.
 - single, "what must be done": "卖方徐某已婚，房屋登记在其一人名下。按照规定，经纪人员余某应当（　）"; the
   distractors are what the chapter's other rules ask of the same party in other situations, so only the
   case's detail tells them apart.
-- single, "who must do it": the options are the parties of the case (and the brokerage or broker a sale
-  has), the key the one the rule binds.
+- single, "who must do it": the options are the roles of the case's parties (and of the others a sale
+  has), the key the one the rule binds; the stem tells only the story, never a list of who else takes part.
 
 Only a 的-clause is told as a case ("…的，"): a clause ending in 时 or 后 is a stage of someone's work, not a
 situation. The condition must name a person, so the story says who; a condition holding a rule of its own
@@ -193,7 +193,8 @@ class Duty:
         return O.choice([case.fact.id], "single", stem, O.arrange(choices, rng), sources, lead=_basis(case))
 
     def _who(self, case: Case, brief: Brief) -> Written | None:
-        """Which party of the case the rule binds: the options are the parties, by role and name."""
+        """Which party of the case the rule binds, offered by role: a stem listing the other parties by
+        name ("参与办理此事的还有…") would be the options pasted into the story."""
         rule = case.rule
         if rule.modal not in _DUTIES or rule.subject not in _PEOPLE or rule.subject not in case.parties:
             return None
@@ -201,46 +202,29 @@ class Duty:
         act = case.act
         if any(party.name in act for party in case.parties.values()):
             return None  # the act would name a party the options offer
-        named_in_story = {role for role, party in case.parties.items() if party.name in case.story}
         sides = rule.subject in _SIDES
-        people = {
-            role: party
+        roles = [
+            role
             for role, party in case.parties.items()
             if party.name not in act and (role == rule.subject or not (sides and role in _SIDES))
-        }
-        taken = {party.name for party in case.parties.values()}
-        extra = [
-            r
-            for r in _SALE_PARTIES
-            if r not in case.parties
-            and not (sides and r in _SIDES)
-            and not _ALIASES.get(r, set()) & set(people)
         ]
-        for role in extra:
-            party = (
-                scenes.cast([role], rng)[role]
-                if role in dict(scenes.ROLES)
-                else scenes.Party(role, role, role)
-            )
-            if len(people) < 4 and party.name not in taken and role not in act:
-                people[role] = party
-                taken.add(party.name)
-        if len(people) < 4 or rule.subject not in people:
+        for role in _SALE_PARTIES:
+            clash = (sides and role in _SIDES) or _ALIASES.get(role, set()) & set(roles)
+            if len(roles) < 4 and role not in roles and role not in act and not clash:
+                roles.append(role)
+        if len(roles) < 4 or rule.subject not in roles:
             return None
-        others = [party.intro for role, party in people.items() if role not in named_in_story]
-        joined = "、".join(others[:-1]) + f"和{others[-1]}" if len(others) > 1 else "".join(others)
-        also = f"参与办理此事的还有{joined}。" if others else ""
-        choices = []
-        for role, party in people.items():
-            if role == rule.subject:
-                why = f"{party.intro}即规定中{rule.written}{rule.consequence}的{rule.subject}"
-            else:
-                why = f"{party.intro}不是规定中负有此项义务的一方"
-            # a person is offered by name, the story saying who is who; an organisation by what it is
-            choices.append(
-                O.Option(party.name if role in _PEOPLE else party.intro, role == rule.subject, why)
+        choices = [
+            O.Option(
+                role,
+                role == rule.subject,
+                f"规定中{rule.written}{rule.consequence}的是{rule.subject}"
+                if role == rule.subject
+                else f"{role}不是规定中{rule.written}{rule.consequence}的一方",
             )
-        stem = f"{case.story}。{also}按照规定，应当由（　）{act}。"
+            for role in roles
+        ]
+        stem = f"{case.story}。按照规定，应当由（　）{act}。"
         return O.choice(
             [case.fact.id], "single", stem, O.arrange(choices, rng), [case.fact.source], lead=_basis(case)
         )

@@ -25,7 +25,6 @@ from graph.authors.recipes.threshold import (
     Bound,
     bounds,
     consequence,
-    multi_answers,
     tangled,
     usable,
 )
@@ -54,6 +53,16 @@ _COUNTED = re.compile(
 )
 # A consequence said of a party outright ("缴纳增值税及附加"), not a clause about some other sum.
 _VERDICTS = ("缴纳", "免征", "征收", "不征", "应当", "需要", "无需", "可以")
+# A consequence that already says what the rule makes of the seller ("可以上市转让").
+_OWN_MODAL = ("应当", "必须", "需要", "无需", "可以", "有权", "不得", "不能")
+# How a choice among sellers opens: one year's sales, told in several ways so a paper's questions differ.
+FRAMES = (
+    "{year}年，某房地产经纪门店促成了几宗二手{home}交易。下列卖方中，{asked}的是（　）。",
+    "某税务窗口整理了{year}年办理的几笔个人{home}{sell}业务。下列卖方中，{asked}的是（　）。",
+    "{year}年，几位业主分别{sell}了名下的{home}。下列卖方中，{asked}的是（　）。",
+    "某小区的几户业主于{year}年先后{sell}了自己的{home}。下列业主中，{asked}的是（　）。",
+)
+_MULTI = 5
 
 
 @dataclass(frozen=True)
@@ -169,10 +178,9 @@ def _shift(day: dt.date, months: int, day_of: int) -> dt.date:
     return dt.date(total // 12, total % 12 + 1, day_of)
 
 
-def _held(sale: Sale, kind: str, rng: random.Random) -> Held:
-    """A purchase and a sale: `exact` a few days past the anniversary, `short` one or two months before it,
-    `over` well past it, `under` well before it."""
-    year = max(rng.choice((2025, 2026)), sale.since)
+def _held(sale: Sale, kind: str, rng: random.Random, year: int) -> Held:
+    """A purchase and a sale in `year`: `exact` a few days past the anniversary, `short` one to three months
+    before it, `over` well past it, `under` well before it."""
     sold = dt.date(year, rng.randint(1, 12), rng.randint(10, 28))
     early = rng.randint(1, sold.day - 1)
     back = {
@@ -224,6 +232,32 @@ def _reasoning(sale: Sale, held: Held, subject: str) -> str:
     )
 
 
+def sale_year(sale: Sale, rng: random.Random) -> int:
+    """The year a case's sales take place: one year for all sellers of a question, never before the rule."""
+    return max(rng.choice((2025, 2026)), sale.since)
+
+
+def frames(asked: str) -> list[str]:
+    """The openings that fit the question: a tax office handles only the sales a tax rule is about."""
+    return [frame for frame in FRAMES if "税" in asked or "税务" not in frame]
+
+
+def duty(consequence: str) -> str:
+    """The consequence as what the rule makes of a seller ("应当缴纳增值税及附加"): a duty told bare
+    ("缴纳增值税及附加") reads as a fact of the story, not as the point to judge."""
+    if consequence.startswith(_OWN_MODAL):
+        return consequence
+    if consequence.startswith(("缴纳", "征收", "按", "全额")):
+        return f"应当{consequence}"
+    return consequence  # "免征增值税" is already what the rule grants
+
+
+def waived(consequence: str) -> str:
+    """The other side of the bound, as a paper asks it and the critic reads it: "不属于应当缴纳增值税及附加
+    情形" (a turned modal such as "无需缴纳" would read to the critic as a claim of its own)."""
+    return f"不属于{duty(consequence)}情形"
+
+
 class Holding:
     """The sale is told in the rule's own verb (对外销售, 上市转让): the critic reads the case against it."""
 
@@ -250,12 +284,12 @@ class Holding:
         rng = brief.rng
         meets, misses = self._kinds(sale)
         kind = rng.choice([meets[0], meets[0], misses[0], misses[0], *meets[1:], *misses[1:]])
-        held = _held(sale, kind, rng)
+        held = _held(sale, kind, rng, sale_year(sale, rng))
         person = scenes.person(rng)
         pronoun = "她" if person.endswith("女士") else "他"
         stem = (
             f"{_day(held.bought)}，{person}{acquired(sale.home)}；{_day(held.sold)}，{pronoun}"
-            f"{sale.sell}这套{sale.home}时{fact.subject}。（　）"
+            f"{sale.sell}这套{sale.home}时{duty(fact.subject)}。（　）"
         )
         lead, sources = counting_lead(fact, brief)
         analysis = f"{lead}{person}{_reasoning(sale, held, fact.subject)}。"
@@ -267,29 +301,29 @@ class Holding:
         pool_meets = [meets[0], *meets, *meets]
         pool_misses = [misses[0], *misses, *misses]
         qtype = brief.task.qtype
-        if qtype == "multi":
-            mixed = multi_answers(pool_meets, pool_misses, rng)
-            if mixed is None:
-                return None
-            picked = [(kind, right) for kind, right in mixed]
+        if qtype == "multi":  # five sellers, two to four of them on the asked side, boundary cases among both
+            count = rng.randint(2, 4)
+            right = [meets[0], *(rng.choice(pool_meets) for _ in range(count - 1))]
+            wrong = [misses[0], *(rng.choice(pool_misses) for _ in range(_MULTI - count - 1))]
+            picked = [(kind, True) for kind in right] + [(kind, False) for kind in wrong]
             wanted = True
         else:
             wanted = rng.random() < 0.6 or any(m in fact.subject for m in _MODAL)
             few, many = (meets, misses) if wanted else (misses, meets)
             picked = [(few[0], True)] + [(kind, False) for kind in (many[0], many[0], many[-1])]
+        year = sale_year(sale, rng)
         taken: set[str] = set()
         choices = []
         for kind, right in picked:
-            held = _held(sale, kind, rng)
+            held = _held(sale, kind, rng, year)
             person = scenes.plain_name(rng, taken)
             taken.add(person)
             text = f"{person}于{_day(held.bought)}{acquired(sale.home)}，{_day(held.sold)}{sale.sell}"
             choices.append(O.Option(text, right, f"：{person}{_reasoning(sale, held, fact.subject)}"))
         if len({c.text for c in choices}) < len(choices):
             return None
-        lead = f"{scenes.agency(rng)}近期经手了四宗{sale.home}{sale.sell}业务。下列各项中，"
-        asked = f"（　）的，{fact.subject}。" if wanted else f"不属于{fact.subject}情形的是（　）。"
-        stem = f"{lead}{asked}"
+        asked = duty(fact.subject) if wanted else waived(fact.subject)
+        stem = rng.choice(frames(asked)).format(year=year, home=sale.home, sell=sale.sell, asked=asked)
         rule, sources = counting_lead(fact, brief)
         return O.choice(
             [fact.id],

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from graph.authors import scenes
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
-from graph.authors.recipes.holding import Held, Sale, _day, _held, acquired, counting_lead
+from graph.authors.recipes.holding import Held, Sale, _day, _held, acquired, counting_lead, frames, sale_year
 from graph.authors.recipes.threshold import bounds, consequence
 from retrieval.facts import Fact, FactKind
 from vocabulary.kinds import QuestionType
@@ -94,7 +94,7 @@ class OnlyHome:
         rng = brief.rng
         met = "exact" if rule.exact else "over"
         kind, only = rng.choice([(met, True), ("over", True), ("short", True), ("short", True), (met, False)])
-        held = _held(sale, kind, rng)
+        held = _held(sale, kind, rng, sale_year(sale, rng))
         person = scenes.person(rng)
         pronoun = "她" if person.endswith("女士") else "他"
         said = f"{rule.sell}该住房{_INCOME}" if rule.income else f"{rule.sell}该住房时"
@@ -108,19 +108,20 @@ class OnlyHome:
         return O.judge([fact.id], stem, truth, analysis, sources, difficulty=0.55)
 
     def _choice(self, fact: Fact, rule: Rule, sale: Sale, brief: Brief) -> Written | None:
-        """A single has one exempt seller, a multiple two; either keeps both traps: an only home sold short
-        of the bound, and a home held long enough while the family owns another."""
+        """A single has one exempt seller among four, a multiple two among five; either keeps both traps:
+        an only home sold short of the bound, and a home held long enough while the family owns another."""
         rng = brief.rng
         met = "exact" if rule.exact else "over"
         misses = [("short", True), ("over", False), rng.choice([("under", True), (met, False)])]
         if brief.task.qtype == "multi":
-            picked = [(met, True), ("over", True), *misses[:2]]
+            picked = [(met, True), ("over", True), *misses]  # five options, two of them right
         else:
             picked = [(met, True), *misses]
+        year = sale_year(sale, rng)
         taken: set[str] = set()
         choices = []
         for kind, only in picked:
-            held = _held(sale, kind, rng)
+            held = _held(sale, kind, rng, year)
             person = scenes.plain_name(rng, taken)
             taken.add(person)
             status = "该住房是其家庭唯一的生活用房" if only else "其家庭名下另有一套住房"
@@ -130,9 +131,9 @@ class OnlyHome:
                 return None  # the dates fell on the other side of the bound
             choices.append(O.Option(text, right, f"：{person}{self._reasoning(fact, rule, held, only)}"))
         asked = f"{rule.sell}住房{_INCOME}" if rule.income else f"{rule.sell}住房时"
-        lead = f"{scenes.agency(rng)}近期经手了四宗个人住房{rule.sell}业务。"
-        ending = "的有（　）。" if brief.task.qtype == "multi" else "的是（　）。"
-        stem = f"{lead}下列卖方中，{asked}{fact.subject}{ending}"
+        stem = rng.choice(frames(f"{asked}{fact.subject}")).format(
+            year=year, home="住房", sell=rule.sell, asked=f"{asked}{fact.subject}"
+        )
         rule_told, sources = counting_lead(fact, brief)
         return O.choice(
             [fact.id],
