@@ -117,7 +117,7 @@ async def open_services(application: Application) -> None:
         generation,
         store,
         found.wrap_sender(sender) if found.wrap_sender else sender,
-        lambda chat_id, locale, title, above: StatusMessage(application.bot, chat_id, locale, title, above),
+        lambda chat_id, locale, title, above: StatusMessage(application, chat_id, locale, title, above),
     )
     try:
         await application.bot.set_my_commands([BotCommand(name, about) for name, about in COMMANDS])
@@ -139,6 +139,7 @@ async def close_services(application: Application) -> None:
         return
     # Work still in flight would meet a closed store: stop it first (stored sessions resume on restart).
     await found.sessions.close()
+    await found.prep.close()
     await found.rounds.close()
     await found.generation.close()
     await found.store.close()
