@@ -18,7 +18,6 @@ from engines.clock import POSTS_PER_WINDOW, Clock, Pace, WallClock
 from engines.metrics import Metrics
 from engines.sending import Sender
 from engines.state import KEY, BotState
-from graph.service import GenerationService
 from handlers.context import state
 from handlers.feedback import abandon_interrupted_revisions
 from handlers.reminders import rearm
@@ -107,6 +106,9 @@ async def open_services(application: Application) -> None:
     )
     try:
         sources = load_checked_sources(settings)
+        # Imported here: the loop's libraries take seconds, and a bad store or token is refused without them.
+        from graph.service import GenerationService
+
         generation = await GenerationService.open(settings, sources=sources)
     except BaseException:
         await store.close()

@@ -6,15 +6,17 @@ instructor, which buttons to mark and how to preview the result is the caller's.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from engines.i18n import text
 from graph.events import Progress, Result, UnknownQuestion
-from graph.service import GenerationService
 from storage import Store
 from storage.deliveries import Delivery
 from storage.questions import QuestionVersion
 from storage.revisions import Revision
+
+if TYPE_CHECKING:
+    from graph.service import GenerationService
 
 
 class Status(Protocol):

@@ -14,7 +14,7 @@ from telegram.ext import Application
 
 from engines.i18n import text
 from engines.sessions import Shown
-from graph.service import Progress
+from graph.events import Progress
 from handlers.pacing import paced
 
 EDIT_INTERVAL = 1.0
