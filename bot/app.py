@@ -19,7 +19,6 @@ from engines.clock import POSTS_PER_WINDOW, Clock, Pace, WallClock
 from engines.metrics import Metrics
 from engines.sending import Sender
 from engines.state import KEY, BotState
-from graph.service import GenerationService
 from handlers.context import state
 from handlers.feedback import abandon_interrupted_revisions
 from handlers.reminders import rearm
@@ -114,6 +113,9 @@ async def open_services(application: Application) -> None:
     )
     try:
         sources = load_checked_sources(settings)
+        # Imported here: the loop's libraries take seconds, and a bad store or token is refused without them.
+        from graph.service import GenerationService
+
         generation = await GenerationService.open(settings, sources=sources)
     except BaseException:
         await store.close()
@@ -124,7 +126,7 @@ async def open_services(application: Application) -> None:
         generation,
         store,
         found.wrap_sender(sender) if found.wrap_sender else sender,
-        lambda chat_id, locale, title, above: StatusMessage(application.bot, chat_id, locale, title, above),
+        lambda chat_id, locale, title, above: StatusMessage(application, chat_id, locale, title, above),
     )
     try:
         await application.bot.set_my_commands([BotCommand(name, about) for name, about in COMMANDS])
@@ -146,6 +148,7 @@ async def close_services(application: Application) -> None:
         return
     # Work still in flight would meet a closed store: stop it first (stored sessions resume on restart).
     await found.sessions.close()
+    await found.prep.close()
     await found.rounds.close()
     await found.generation.close()
     await found.store.close()

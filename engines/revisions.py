@@ -1,22 +1,29 @@
 """An instructor's revision of a delivered question: the per-instructor limit, the claim on the version
-(one revision of it at a time), the loop's rewrite shown live, and the claim released whatever happens.
-What to tell the instructor, which buttons to mark and how to preview the result is the caller's."""
+(one revision of it at a time), the loop's rewrite shown live, and the claim released whatever happens;
+after a restart, which revisions still wait for the instructor and which are released. What to tell the
+instructor, which buttons to mark and how to preview the result is the caller's."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from engines.i18n import text
 from graph.events import Progress, Result, UnknownQuestion
-from graph.service import GenerationService
 from storage import Store
+from storage.deliveries import Delivery
 from storage.questions import QuestionVersion
 from storage.revisions import Revision
 
+if TYPE_CHECKING:
+    from graph.service import GenerationService
+
 
 class Status(Protocol):
-    """A live status message (handlers/status.py's StatusMessage on Telegram)."""
+    """A live status message (handlers/status.py's StatusMessage on Telegram) under a `title` that may
+    change while it is shown."""
+
+    title: str
 
     async def open(self) -> None: ...
 
@@ -87,3 +94,43 @@ async def revise(
         # Cancelled (the bot is stopping) or broken: release the claim so 👎 can start it again.
         await store.revisions.finish_revision(version.id, "abandoned")
         raise
+
+
+@dataclass(frozen=True)
+class Interrupted:
+    """A revision a restart cut short. `waiting`: the last delivery of the question and the verified result
+    the instructor had not yet decided on, whose preview can be shown again; None: the claim was released."""
+
+    revision: Revision
+    version: QuestionVersion
+    waiting: tuple[Delivery, Result] | None
+
+
+async def pending_result(
+    store: Store, generation: GenerationService, revision: Revision
+) -> tuple[QuestionVersion, Result] | None:
+    """The verified result a revision in flight is waiting to publish, if its generation finished one."""
+    version = await store.questions.version(revision.version_id)
+    if version is None:
+        return None
+    result = await generation.result(version.thread_id)
+    if not result.ok or (result.version or 0) <= version.number:
+        return None
+    return version, result
+
+
+async def take_up_interrupted(store: Store, generation: GenerationService) -> list[Interrupted]:
+    """Every revision in flight when the bot stopped. One whose result was ready keeps waiting for the
+    instructor; any other is released, so the question is not locked "in revision" for good and one tap on
+    👎 starts it again."""
+    found = []
+    for revision in await store.revisions.in_flight():
+        pending = await pending_result(store, generation, revision)
+        shown = await store.deliveries.for_version(revision.version_id)
+        if pending is not None and shown:
+            version, result = pending
+            found.append(Interrupted(revision, version, (shown[-1], result)))
+            continue
+        await store.revisions.finish_revision(revision.version_id, "abandoned")
+        found.append(Interrupted(revision, await store.questions.version(revision.version_id), None))
+    return found

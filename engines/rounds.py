@@ -1,6 +1,6 @@
 """Playing a timed round: in a group (/groupquiz) or a channel (/post).
 
-Its questions are written first (handlers/roundprep.py); then they go out one at a time as quiz polls with
+Its questions are written first (engines/roundprep.py); then they go out one at a time as quiz polls with
 an open period. A poll closes by Telegram's poll update or by the engine's own timer, whichever comes first
 — `deliveries.close` lets exactly one through — and the full explanation follows as a reply, then the next
 question (in a channel, after the chosen pause). A group round ends with its leaderboard.

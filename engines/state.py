@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from engines.clock import Clock, Pace, WallClock
 from engines.limits import DialogueLimit
 from engines.metrics import Metrics
+from engines.roundprep import RoundPrep
 from engines.rounds import Rounds
 from engines.sending import Sender
 from engines.sessions import Sessions, StatusOpener
@@ -26,9 +27,9 @@ KEY = "state"
 
 @dataclass
 class BotState:
-    """`sources`, `generation`, `store` and the `rounds` and `sessions` engines are set by `open` when the
-    bot starts and dropped by `close`: between the two the bot is `running`, and only then may an update
-    be handled."""
+    """`sources`, `generation`, `store` and the `rounds`, `prep` and `sessions` engines are set by `open`
+    when the bot starts and dropped by `close`: between the two the bot is `running`, and only then may an
+    update be handled."""
 
     settings: Settings
     metrics: Metrics = field(default_factory=Metrics)
@@ -41,6 +42,7 @@ class BotState:
     generation: GenerationService = field(init=False)
     store: Store = field(init=False)
     rounds: Rounds = field(init=False)
+    prep: RoundPrep = field(init=False)
     sessions: Sessions = field(init=False)
     running: bool = False
     # Per-chat pacing of posts to groups and channels.
@@ -58,9 +60,10 @@ class BotState:
         sender: Sender,
         open_status: StatusOpener,
     ) -> None:
-        """`open_status`: how the sessions engine shows a generation's live status (a Telegram message)."""
+        """`open_status`: how the engines show a generation's live status (a Telegram message)."""
         self.sources, self.generation, self.store = sources, generation, store
         self.rounds = Rounds(store, sender, self.clock, self.pace, self.settings.locale.default)
+        self.prep = RoundPrep(self.rounds, generation, self.metrics, open_status)
         self.sessions = Sessions(
             store,
             generation,
@@ -75,5 +78,5 @@ class BotState:
 
     def close(self) -> None:
         self.running = False
-        for name in ("sources", "generation", "store", "rounds", "sessions"):
+        for name in ("sources", "generation", "store", "rounds", "prep", "sessions"):
             self.__dict__.pop(name, None)

@@ -25,7 +25,6 @@ from handlers import (
     preferences,
     review,
     revisions,
-    roundprep,
     rounds,
     roundsetup,
     setup,
@@ -72,7 +71,7 @@ def register(application: Application) -> None:
     )
     application.add_handler(CallbackQueryHandler(setup.setup_button, pattern=callbacks.SETUP.pattern))
     application.add_handler(
-        CallbackQueryHandler(roundprep.confirm_button, pattern=callbacks.ROUND_CONFIRM.pattern)
+        CallbackQueryHandler(rounds.confirm_button, pattern=callbacks.ROUND_CONFIRM.pattern)
     )
     application.add_handler(CallbackQueryHandler(controls.retry, pattern=callbacks.RETRY.pattern))
     application.add_handler(CallbackQueryHandler(controls.again, pattern=callbacks.AGAIN.pattern))

@@ -18,29 +18,20 @@ from telegram.error import TelegramError
 from telegram.ext import Application, ApplicationHandlerStop, ContextTypes
 
 from engines.i18n import text
-from engines.revisions import Declined, Failed, revise
+from engines.revisions import Declined, Failed, revise, take_up_interrupted
 from engines.state import BotState
 from handlers.context import acknowledge, remember, state
 from handlers.instructors import instructor_ids, is_instructor
 from handlers.polls import option_list
-from handlers.revisions import mark, pending_result, send_preview
+from handlers.revisions import mark, send_preview
 from handlers.status import StatusMessage
-from progress.pastpapers import KEY_PREFIX
-from storage import Store
+from progress.pastpapers import is_bank_question
 from storage.deliveries import Delivery
 from vocabulary import callbacks
 from vocabulary.kinds import FEEDBACK_REASONS
 
 log = logging.getLogger(__name__)
 COMMENT_KEY = "awaiting_comment"
-
-
-async def is_bank_question(store: Store, delivery: Delivery) -> bool:
-    """A past exam question from the bank (真题练习): the loop did not write it, so it has no thread to
-    revise; an instructor is told so instead of waiting for a revision that cannot come."""
-    version = await store.questions.version(delivery.version_id)
-    stored = await store.questions.get(version.question_id) if version else None
-    return stored is not None and stored.question_key.startswith(KEY_PREFIX)
 
 
 async def may_revise(context: ContextTypes.DEFAULT_TYPE, user_id: int, delivery: Delivery) -> bool:
@@ -74,7 +65,7 @@ async def ask_reason(update: Update, context: ContextTypes.DEFAULT_TYPE, locale:
     if delivery is None:
         return
     instructor = await may_revise(context, query.from_user.id, delivery)
-    if instructor and await is_bank_question(state(context).store, delivery):
+    if instructor and await is_bank_question(state(context).store, delivery.version_id):
         await context.bot.send_message(
             delivery.chat_id,
             text(locale, "bank_question_no_revision"),
@@ -221,7 +212,9 @@ async def _revise(
     store = found.store
     locale = await store.users.get_locale(instructor_id) or found.settings.locale.default
     delivery = await store.deliveries.get(delivery_id)
-    if await is_bank_question(store, delivery):  # a learner's report of a past question, 修复 pressed
+    if await is_bank_question(
+        store, delivery.version_id
+    ):  # a learner's report of a past question, 修复 pressed
         await app.bot.send_message(status_chat, text(locale, "bank_question_no_revision"))
         return
     version = await store.questions.version(delivery.version_id)
@@ -235,7 +228,7 @@ async def _revise(
         instructor_id=instructor_id,
         reason=reason,
         comment=comment,
-        status=StatusMessage(app.bot, status_chat, locale, title),
+        status=StatusMessage(app, status_chat, locale, title),
         locale=locale,
     )
     if isinstance(ended, Declined):
@@ -349,34 +342,25 @@ async def list_reports(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 
 async def abandon_interrupted_revisions(app: Application) -> int:
-    """A revision a restart cut short is released and its instructor told, so the question is not locked
-    "in revision" for good and one tap on 👎 starts it again. One whose verified result was waiting for the
-    instructor keeps waiting: its preview is sent again, the buttons of the earlier one still work."""
+    """Tell each instructor what became of a revision a restart cut short: a verified result still waiting
+    has its preview sent again (the buttons of the earlier one still work); a released one is said to be
+    interrupted. How many were released."""
     found: BotState = state(app)
     released = 0
-    for revision in await found.store.revisions.in_flight():
-        locale = await found.store.users.get_locale(revision.instructor_id) or found.settings.locale.default
-        pending = await pending_result(found, revision)
-        shown = await found.store.deliveries.for_version(revision.version_id)
+    for cut in await take_up_interrupted(found.store, found.generation):
+        instructor = cut.revision.instructor_id
+        locale = await found.store.users.get_locale(instructor) or found.settings.locale.default
+        released += cut.waiting is None
         try:
-            if pending is not None and shown:
-                await send_preview(
-                    app,
-                    revision,
-                    shown[-1],
-                    *pending,
-                    revision.instructor_id,
-                    locale,
-                    text(locale, "preview_again"),
-                )
+            if cut.waiting is not None:
+                delivery, result = cut.waiting
+                preview = (cut.revision, delivery, cut.version, result, instructor, locale)
+                await send_preview(app, *preview, text(locale, "preview_again"))
                 continue
-            released += 1
-            await found.store.revisions.finish_revision(revision.version_id, "abandoned")
-            version = await found.store.questions.version(revision.version_id)
-            await app.bot.send_message(
-                revision.instructor_id,
-                text(locale, "revision_interrupted", label=version.label, stem=version.question.stem[:60]),
+            body = text(
+                locale, "revision_interrupted", label=cut.version.label, stem=cut.version.question.stem[:60]
             )
+            await app.bot.send_message(instructor, body)
         except TelegramError:
-            log.info("could not tell instructor %s about interrupted revision", revision.instructor_id)
+            log.info("could not tell instructor %s about interrupted revision", instructor)
     return released

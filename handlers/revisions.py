@@ -13,6 +13,7 @@ from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes
 
 from engines.i18n import text
+from engines.revisions import pending_result
 from engines.state import BotState
 from graph.events import Result
 from handlers.context import acknowledge, remember, state
@@ -126,17 +127,6 @@ async def send_preview(
     )
 
 
-async def pending_result(found: BotState, revision: Revision) -> tuple[QuestionVersion, Result] | None:
-    """The verified result a revision in flight is waiting to publish, if its generation finished one."""
-    version = await found.store.questions.version(revision.version_id)
-    if version is None:
-        return None
-    result = await found.generation.result(version.thread_id)
-    if not result.ok or (result.version or 0) <= version.number:
-        return None
-    return version, result
-
-
 async def preview_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
     locale = await remember(update, context)
@@ -175,7 +165,7 @@ async def _decide(
         if await found.store.revisions.finish_revision(revision.version_id, "abandoned"):
             await query.edit_message_text(f"{query.message.text}\n\n{text(locale, 'preview_discarded')}")
         return
-    pending = await pending_result(found, revision)
+    pending = await pending_result(found.store, found.generation, revision)
     if pending is None:
         await query.edit_message_reply_markup(None)
         return

@@ -15,10 +15,9 @@ from telegram.ext import ContextTypes
 
 from engines.i18n import text
 from engines.rounds import RoundKind
-from handlers.context import acknowledge, remember
+from handlers.context import acknowledge, remember, state
 from handlers.menus import open_menu
 from handlers.pacing import post
-from handlers.roundprep import begin
 from handlers.setup import (
     COUNTS,
     chapter_choice,
@@ -152,8 +151,7 @@ async def _launch(
         )
     await update.callback_query.edit_message_text(summary)
     home = update.effective_chat.id
-    started = await begin(
-        context.application,
+    started = await state(context).prep.begin(
         kind=setup["kind"],
         chat_id=setup["target"],
         home_id=home,

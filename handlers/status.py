@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import time
 
-from telegram import Bot
 from telegram.error import BadRequest
+from telegram.ext import Application
 
 from engines.i18n import text
 from engines.sessions import Shown
-from graph.service import Progress
+from graph.events import Progress
+from handlers.pacing import paced
 
 EDIT_INTERVAL = 1.0
 SHOWN_LINES = 6
@@ -44,9 +45,11 @@ def can_adopt(message: Shown | None) -> bool:
 
 
 class StatusMessage:
-    def __init__(self, bot: Bot, chat_id: int, locale: str, title: str, above: Shown | None = None) -> None:
+    def __init__(
+        self, app: Application, chat_id: int, locale: str, title: str, above: Shown | None = None
+    ) -> None:
         """`above`: the bot's last message in the chat; the status goes under its text if it can take it."""
-        self.bot, self.chat_id, self.locale, self.title = bot, chat_id, locale, title
+        self.app, self.bot, self.chat_id, self.locale, self.title = app, app.bot, chat_id, locale, title
         self.lines: list[str] = []
         adopted = above if can_adopt(above) else None
         self.message_id: int | None = adopted.message_id if adopted is not None else None
@@ -59,10 +62,12 @@ class StatusMessage:
 
     async def open(self) -> None:
         """Send the status, or, under an adopted message, only start the clock: the first progress (within
-        a second) or the close edits it, so a question ready soon after costs one edit."""
+        a second) or the close edits it, so a question ready soon after costs one edit. In a group or channel
+        the message takes its turn with the pacer."""
         if self.message_id is None:
             self._shown = self._render()
-            self.message_id = (await self.bot.send_message(self.chat_id, self._shown)).message_id
+            async with paced(self.app, self.chat_id):
+                self.message_id = (await self.bot.send_message(self.chat_id, self._shown)).message_id
         self._last_edit = time.monotonic()
 
     async def add(self, event: Progress) -> None:

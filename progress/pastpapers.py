@@ -27,6 +27,14 @@ KEY_PREFIX = "bank-"
 Chapter = tuple[str, ...]
 
 
+async def is_bank_question(store: Store, version_id: int) -> bool:
+    """A past exam question from the bank: the loop did not write it, so it has no thread to revise, and an
+    instructor is told so instead of waiting for a revision that cannot come."""
+    version = await store.questions.version(version_id)
+    stored = await store.questions.get(version.question_id) if version else None
+    return stored is not None and stored.question_key.startswith(KEY_PREFIX)
+
+
 @dataclass(frozen=True)
 class PastQuestion:
     """A past question as the bot delivers it; `key` names it in the store, the same in every chat."""

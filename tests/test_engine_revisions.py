@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from engines.i18n import text
-from engines.revisions import Declined, Failed, Revised, revise
+from engines.revisions import Declined, Failed, Interrupted, Revised, revise, take_up_interrupted
 from graph.events import Progress, Result, UnknownQuestion
 from storage import Store
-from tests.test_storage_support import deed_tax_question, make_world
+from tests.test_storage_support import deed_tax_question, deliver, make_world
 
 INSTRUCTOR = 90
 
@@ -37,6 +37,16 @@ class ScriptedGeneration:
             raise self.error
         if self.result is not None:
             yield self.result
+
+
+@dataclass
+class Checkpoints:
+    """What a restarted generation service finds: each thread's latest result."""
+
+    finished: dict[str, Result]
+
+    async def result(self, thread_id: str) -> Result:
+        return self.finished[thread_id]
 
 
 @dataclass
@@ -152,3 +162,24 @@ async def test_a_revision_cut_short_is_abandoned_so_it_can_start_again(store: St
     with pytest.raises(asyncio.CancelledError):
         await task
     assert await store.revisions.in_flight_count(INSTRUCTOR) == 0
+
+
+async def test_after_a_restart_a_ready_revision_keeps_waiting_and_an_unfinished_one_is_released(store: Store):
+    ready, cut = await make_world(store), await make_world(store, chat_id=-200)
+    quiz = await deliver(store, ready.version.id, ready.chat_id, "poll-ready")
+    await deliver(store, cut.version.id, cut.chat_id, "poll-cut")
+    for world in (ready, cut):
+        assert await store.revisions.try_start_revision(world.version.id, INSTRUCTOR, "options_wrong", "")
+    revised = result(ready.version.thread_id, ready.version.number + 1)
+    # The restart found the second revision's loop no further than the version it started from.
+    generation = Checkpoints(
+        {ready.version.thread_id: revised, cut.version.thread_id: result(cut.version.thread_id, 1)}
+    )
+
+    taken = {item.version.id: item for item in await take_up_interrupted(store, generation)}
+    assert taken[ready.version.id] == Interrupted(
+        await store.revisions.current(ready.version.id), ready.version, (quiz, revised)
+    )
+    assert taken[cut.version.id].waiting is None
+    assert await store.revisions.current(cut.version.id) is None, "released: 👎 may start it again"
+    assert await store.revisions.in_flight_count(INSTRUCTOR) == 1

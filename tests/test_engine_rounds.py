@@ -98,7 +98,7 @@ async def store_fixture(tmp_path: Path, clock: ManualClock) -> AsyncIterator[Sto
 
 
 async def group_round(store: Store, engine: Rounds, seconds: int = 30) -> LiveRound:
-    """A prepared group round of two questions, as handlers/roundprep.py leaves it."""
+    """A prepared group round of two questions, as engines/roundprep.py leaves it."""
     round_ = await store.rounds.create(GROUP, TEACHER, QuizSettings(qtype="mixed", count=2), seconds)
     playing = LiveRound(round_.id, "group", GROUP, GROUP, TEACHER, "经纪人备考群", "zh", seconds, 0)
     for number, question in enumerate([deed_tax_question(), vat_question()], start=1):

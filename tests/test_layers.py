@@ -7,6 +7,8 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 # Bottom to top: a package may import only those before it. The emulator stands beside the layers: it imports
 # none of the project, and of them only the bot (its demo) imports it. Tooling sits above and may import all.
@@ -98,13 +100,18 @@ def test_every_top_level_package_is_placed_in_the_order():
     )
 
 
-def test_no_package_imports_one_above_it():
-    wrong = upward(graph(ROOT))
+@pytest.fixture(scope="module", name="arrows")
+def project_arrows() -> dict[tuple[str, str], list[str]]:
+    """The project's own import graph, read once for the checks below (parsing every file is their cost)."""
+    return graph(ROOT)
+
+
+def test_no_package_imports_one_above_it(arrows: dict[tuple[str, str], list[str]]):
+    wrong = upward(arrows)
     assert not wrong, "imports against the layer order " + " < ".join(ORDER) + ":\n" + "\n".join(wrong)
 
 
-def test_the_packages_import_each_other_in_no_cycle():
-    arrows = graph(ROOT)
+def test_the_packages_import_each_other_in_no_cycle(arrows: dict[tuple[str, str], list[str]]):
     found = cycles(arrows)
     described = [
         " -> ".join(cycle) + " (" + "; ".join(arrows[(cycle[0], cycle[1])][:1]) + ")" for cycle in found

@@ -29,16 +29,17 @@ def bot_token(settings: Settings) -> str:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.app import build_application
-    from bot.runner import configure_logging, serve_polling, serve_webhook, stop_on_signals
-    from engines.metrics import Metrics
-
-    configure_logging()
     telegram = settings.telegram
     token = bot_token(settings)
     secret = os.environ.get(telegram.secret_env, "")
     if telegram.mode == "webhook" and (not secret or not telegram.webhook_url):
         raise StartupError(f"webhook mode needs [telegram] webhook_url and ${telegram.secret_env}")
+    # The bot's modules take seconds to import: a missing token or webhook setting is refused before that.
+    from bot.app import build_application
+    from bot.runner import configure_logging, serve_polling, serve_webhook, stop_on_signals
+    from engines.metrics import Metrics
+
+    configure_logging()
     metrics = Metrics()
     application = build_application(settings, token, metrics)
 
