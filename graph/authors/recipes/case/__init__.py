@@ -22,8 +22,8 @@ from graph.authors.base import AuthorError, Task
 from graph.authors.calc_text import TELLINGS, Case
 from graph.authors.recipes.base import Brief
 from graph.authors.recipes.calculation import case_question, quoted_rates, wrong_answers
-from graph.authors.recipes.case.basis import rule_quoted
 from graph.authors.recipes.case.deals import DEALS, Deal, Party
+from graph.authors.recipes.formula_basis import rule_quoted
 from graph.checks import run_checks
 from graph.format import (
     ANALYSIS,

@@ -1,4 +1,5 @@
-"""The rule a sub-question's 教材原文 quotes: the textbook's formula for the very figure it asks.
+"""The rule a question's 教材原文 quotes: the textbook's formula for the very figure it asks, for
+calculation questions and case sub-questions alike.
 
 A worked example's section often states a neighbouring formula first (the surcharges beside the VAT, the
 first month beside the total interest), so quoting the section's opening formulas cites the wrong rule. The
@@ -43,7 +44,8 @@ def _named(formula: str) -> str:
 def _likeness(formula: str, label: str, stem: str, told: str) -> tuple[int, int, float, float]:
     """How much of the formula's name the figure's label names; how many of its characters neither the
     question nor the case knows (首月 is not 每月; 核定 is, when the situation says 核定征收), and of its
-    rates the case does not apply (20% of the gain in a 核定 sale, 3% in a 2023 one); what share of
+    rates the case does not apply (20% of the gain in a 核定 sale, 3% in a 2023 one) and of the terms
+    on its right it never speaks of (建筑密度 for a plot ratio worked from areas); what share of
     the name the question names; and how the rest fits the case as `told` (核定 or 据实 as the situation
     says, the 3% formula for a 2026 sale, the 5% one for a 2023 sale)."""
     if len(_SIDES.split(formula, maxsplit=1)) < 2:
@@ -64,7 +66,12 @@ def _likeness(formula: str, label: str, stem: str, told: str) -> tuple[int, int,
         len(numbers & stated) / len(numbers) if numbers else 0.0
     )
     clashes = sum(rate not in told for rate in re.findall(r"\d+(?:\.\d+)?%", formula))
-    return len(name & _pairs(label)), -stranger - clashes, share, fits
+    right = re.sub(r"（[^）]*）", "", _SIDES.split(formula, maxsplit=1)[1])
+    unknown = sum(
+        _han(term).strip() not in _han(label + stem + told)
+        for term in re.findall(r"[\u4e00-\u9fff]{2,}", right)
+    )
+    return len(name & _pairs(label)), -stranger - clashes - unknown, share, fits
 
 
 def _with_definitions(formula: str, section: Sequence[str]) -> list[str]:
@@ -76,20 +83,31 @@ def _with_definitions(formula: str, section: Sequence[str]) -> list[str]:
 
 
 def rule_quoted(label: str, stem: str, told: str, section: Slice, book: Iterable[Slice]) -> str | None:
-    """The 教材原文 for a sub-question whose figure is called `label`, asked by `stem` on a case `told`
-    (its situation and the key's working): the formula naming it, with the formula it builds on. The
-    figure's label decides first, then a name and rates with nothing the case does not know, then the
-    example's own section before its chapter and the book, then how much of the name the question names
-    and how the formula fits the case; the section's formulas naming other parts of the figure are quoted
-    too when they tie (the buyer's and the seller's totals). None when no formula names it."""
+    """The 教材原文 for a sub-question asked on a case from `section`, its formulas sought in `book` too."""
+    shelves = [(section.id, section.chapter, section.formulas)]
+    shelves += [(s.id, s.chapter, s.formulas) for s in book if s.id != section.id]
+    return formula_quoted(label, stem, told, section.chapter, shelves)
+
+
+def formula_quoted(
+    label: str, stem: str, told: str, chapter: object, shelves: Sequence[tuple[str, object, Sequence[str]]]
+) -> str | None:
+    """The 教材原文 for a figure called `label`, asked by `stem` on a case `told` (its situation and the
+    key's working): the formula naming it, with the formula it builds on. `shelves` are the sections'
+    (id, chapter, formulas), the example's own first. The figure's label decides first, then a name and
+    rates with nothing the case does not know, then the example's own section before its chapter and the
+    book, then how much of the name the question names and how the formula fits the case; the section's
+    formulas naming other parts of the figure are quoted too when they tie (the buyer's and the seller's
+    totals). None when no formula names it."""
     wanted = _pairs(label) | _pairs(stem)
     scored = []
-    for slice_ in [section, *(s for s in book if s.id != section.id)]:
-        tier = 0 if slice_.id == section.id else 1 if slice_.chapter == section.chapter else 2
-        for formula in slice_.formulas:
+    for index, (_, shelf_chapter, formulas) in enumerate(shelves):
+        tier = 0 if index == 0 else 1 if shelf_chapter == chapter else 2
+        for formula in formulas:
             named, stranger, share, fits = _likeness(formula, label, stem, told)
-            if share >= _LEAST_SHARE and len(_pairs(_named(formula)) & wanted) >= 2:
-                scored.append(((named, stranger, -tier, share), fits, formula, slice_.formulas))
+            name = _pairs(_named(formula))
+            if share >= _LEAST_SHARE and len(name & wanted) >= min(2, len(name)):
+                scored.append(((named, stranger, -tier, share), fits, formula, formulas))
     if not scored:
         return None
     best = max(scored, key=lambda item: item[:2])
