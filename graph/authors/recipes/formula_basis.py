@@ -21,6 +21,13 @@ _PERIOD = re.compile(r"^\d[\d年月日起及以前后至—\-－]*")
 # textbooks call a monthly repayment 月供 in formulas and 月还款额 in prose
 _SHORT_FORMS = (("月供", "月还款额"),)
 _LEAST_SHARE = 0.5
+# when a formula holds: "2026年起", "2024年12月1日以前", "2016-05-01至2025-12-31"
+_DATE = r"((?:19|20)\d{2})(?:年(?:\d{1,2}月(?:\d{1,2}日)?)?|-\d{2}-\d{2})"
+_SPAN = re.compile(rf"{_DATE}至{_DATE}")
+_SINCE = re.compile(rf"{_DATE}(?:及以后|以后|起)")
+_UNTIL = re.compile(rf"{_DATE}(?:及以前|以前|前)")
+_NOTE = re.compile(r"（([^）]*)）")
+_TOLD_YEAR = re.compile(r"((?:19|20)\d{2})年")
 
 
 def _han(text: str) -> str:
@@ -39,6 +46,63 @@ def _named(formula: str) -> str:
     """What a formula works out: its left-hand side without the condition a textbook puts before a colon."""
     left = _SIDES.split(formula, maxsplit=1)[0]
     return _PERIOD.sub("", re.split(r"[：:]", left)[-1].strip())
+
+
+def _window(formula: str) -> tuple[int, int]:
+    """The years a formula holds for, from its qualifier or its note; open ends are 0 and 9999."""
+    span = _SPAN.search(formula)
+    if span:
+        return int(span[1]), int(span[2])
+    since, until = _SINCE.search(formula), _UNTIL.search(formula)
+    return int(since[1]) if since else 0, int(until[1]) if until else 9999
+
+
+def _holds(formula: str, year: int | None) -> bool:
+    """Whether a formula holds in the year of the deal: a formula valid until 2025 is not the rule of a
+    2026 sale, nor one valid from 2026 the rule of a 2025 sale."""
+    since, until = _window(formula)
+    return year is None or since <= year <= until
+
+
+def _deal_year(told: str) -> int | None:
+    """The year the deal is made: the latest year the case tells (a home bought in 2019 is sold later)."""
+    years = [int(year) for year in _TOLD_YEAR.findall(told)]
+    return max(years) if years else None
+
+
+def _right(formula: str) -> tuple[set[float], list[str]]:
+    """What a formula's right-hand side works with outside its note: its figures, "(1 + 5%)" read as the
+    1.05 it is, and its terms in order."""
+    right = _NOTE.sub("", _SIDES.split(formula, maxsplit=1)[-1]).replace(" ", "")
+    right = re.sub(r"\(1\+(\d+(?:\.\d+)?)%\)", lambda m: f"{1 + float(m[1]) / 100:g}", right)
+    return {float(n) for n in _NUMBER.findall(right)}, re.findall(r"[\u4e00-\u9fff]+", right)
+
+
+def _same_rule(one: str, other: str) -> bool:
+    """Two statements of one rule: the same name, figures and terms, a term perhaps said more fully
+    (成交价, 含税成交价)."""
+    (figures, terms), (other_figures, other_terms) = _right(one), _right(other)
+    return (
+        _named(one) == _named(other)
+        and figures == other_figures
+        and len(terms) == len(other_terms)
+        and all(a in b or b in a for a, b in zip(terms, other_terms, strict=True))
+    )
+
+
+def _with_condition(formula: str, shelves: Sequence[Sequence[str]], year: int | None) -> str:
+    """The formula as the book states it with its condition: a bare "2025年及以前增值税 = 成交价 ÷ 1.05 × 5%"
+    gives way to the same rule written with when and to whom it applies ("（2016-05-01至2025-12-31，持有
+    不满2年）"), so the explanation says why the sale is taxed at all."""
+    if _NOTE.search(formula):
+        return formula
+    stated = [
+        other
+        for formulas in shelves
+        for other in formulas
+        if _NOTE.search(other) and _same_rule(formula, other) and _holds(other, year)
+    ]
+    return stated[0] if stated else formula
 
 
 def _likeness(formula: str, label: str, stem: str, told: str) -> tuple[int, int, float, float]:
@@ -98,12 +162,14 @@ def formula_quoted(
     rates with nothing the case does not know, then the example's own section before its chapter and the
     book, then how much of the name the question names and how the formula fits the case; the section's
     formulas naming other parts of the figure are quoted too when they tie (the buyer's and the seller's
-    totals). None when no formula names it."""
+    totals). A formula that does not hold in the year of the deal is never quoted; one quoted bare is
+    quoted as the book states it with its condition when it does. None when no formula names it."""
     wanted = _pairs(label) | _pairs(stem)
+    year = _deal_year(told)
     scored = []
     for index, (_, shelf_chapter, formulas) in enumerate(shelves):
         tier = 0 if index == 0 else 1 if shelf_chapter == chapter else 2
-        for formula in formulas:
+        for formula in (f for f in formulas if _holds(f, year)):
             named, stranger, share, fits = _likeness(formula, label, stem, told)
             name = _pairs(_named(formula))
             if share >= _LEAST_SHARE and len(name & wanted) >= min(2, len(name)):
@@ -117,5 +183,6 @@ def formula_quoted(
         for item in scored
         if item[0] == best[0] and item[3] is best[3] and _named(item[2]) != _named(best[2])
     ]
-    quoted = [f for formula in tied for f in _with_definitions(formula, best[3])]
+    books = [formulas for _, _, formulas in shelves]
+    quoted = [_with_condition(f, books, year) for formula in tied for f in _with_definitions(formula, best[3])]
     return "；".join(dict.fromkeys(quoted)) + "。"
