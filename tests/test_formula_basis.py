@@ -32,4 +32,3 @@ def test_a_formula_quoted_bare_is_quoted_with_the_condition_the_book_states_for_
     quoted = _quoted(told, _BARE_OLD, "附加税费 = 增值税 × 6%", _OLD_RATE)
     assert quoted == _OLD_RATE + "。"
     assert "持有不满2年" in quoted
-

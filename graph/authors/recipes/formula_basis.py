@@ -184,5 +184,7 @@ def formula_quoted(
         if item[0] == best[0] and item[3] is best[3] and _named(item[2]) != _named(best[2])
     ]
     books = [formulas for _, _, formulas in shelves]
-    quoted = [_with_condition(f, books, year) for formula in tied for f in _with_definitions(formula, best[3])]
+    quoted = [
+        _with_condition(f, books, year) for formula in tied for f in _with_definitions(formula, best[3])
+    ]
     return "；".join(dict.fromkeys(quoted)) + "。"
