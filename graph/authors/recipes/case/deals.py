@@ -63,7 +63,7 @@ class Deal(Protocol):
 
     def lead(self, calculator: str) -> str: ...
 
-    def mistakes(self, calculator: str, deal: Case) -> tuple[Mistake, ...]: ...
+    def mistakes(self, calculator: str, field: str, deal: Case) -> tuple[Mistake, ...]: ...
 
     def derived(self, calculator: str, deal: Case) -> str: ...
 
@@ -143,7 +143,7 @@ class Sale:
     def lead(self, calculator: str) -> str:
         return ""
 
-    def mistakes(self, calculator: str, deal: Case) -> tuple[Mistake, ...]:
+    def mistakes(self, calculator: str, field: str, deal: Case) -> tuple[Mistake, ...]:
         return ()
 
     def derived(self, calculator: str, deal: Case) -> str:
@@ -172,11 +172,12 @@ class Purchase:
         return "公积金" not in example.source
 
     def chosen(self, asks: list[Ask], rng: random.Random) -> list[Ask]:
-        """Three or four of the figures, in the order a paper asks them, so two loan cases of one chapter
-        do not ask the same set."""
+        """Three of the figures, in the order a paper asks them, so two loan cases of one chapter do not
+        ask the same set: all four would leave a total interest no distractor beside the other method's
+        interest and the monthly payment its total repaid gives away."""
         if len(asks) <= 3:
             return asks
-        kept = sorted(rng.sample(range(len(asks)), rng.randint(3, len(asks))))
+        kept = sorted(rng.sample(range(len(asks)), 3))
         return [asks[index] for index in kept]
 
     def make(self, examples: dict[str, Fact], rng: random.Random, today: dt.date) -> Case | None:
@@ -216,14 +217,34 @@ class Purchase:
     def lead(self, calculator: str) -> str:
         return self._LEADS.get(calculator, "")
 
-    def mistakes(self, calculator: str, deal: Case) -> tuple[Mistake, ...]:
+    def mistakes(self, calculator: str, field: str, deal: Case) -> tuple[Mistake, ...]:
         """The loan is the price less the down payment only the share tells: a reader may borrow the whole
-        price."""
+        price; a method's first month is not its last. Mistakes of the loan itself, so a distractor need
+        not be a sibling sub-question's key."""
         args = deal.args
         if calculator not in self._LEADS:
             return ()
-        whole = {**only(args, calculator), "principal": args["price"]}
-        return (Mistake("把成交价全额当作了贷款本金，没有扣除首付款", whole),)
+        own = only(args, calculator)
+        whole = {**own, "principal": args["price"]}
+        found = [Mistake("把成交价全额当作了贷款本金，没有扣除首付款", whole)]
+        months, rate = own["years"] * 12, own["annual_rate"] / 12
+        # a mistaken figure no field gives is that field of a loan scaled to give it
+        if field == "monthly_payment":
+            last = Mistake("误按等额本金方式计算，得到的是末月还款额", own, "last_month", "equal_principal")
+            found.append(last)
+        elif field == "first_month":
+            # P × r alone is the first month, P ÷ n + P × r, of a loan scaled by r ÷ (1 ÷ n + r)
+            interest = {**own, "principal": own["principal"] * rate / (1 / months + rate)}
+            found += [
+                Mistake("把末月还款额当作了首月还款额", own, "last_month"),
+                Mistake("只计算了首月利息，漏加了当月应还的本金", interest),
+            ]
+        else:
+            # P × r × n is 等额本金's interest, P × r × (n + 1) ÷ 2, on a loan scaled by 2n ÷ (n + 1)
+            simple = {**own, "principal": own["principal"] * 2 * months / (months + 1)}
+            why = "按首月利息乘以还款月数计算，忽略了本金逐月减少"
+            found.append(Mistake(why, simple, "total_interest", "equal_principal"))
+        return tuple(found)
 
     def derived(self, calculator: str, deal: Case) -> str:
         """The step the situation leaves to the reader before a loan figure: the loan from the price and the
