@@ -343,7 +343,7 @@ def compose_case(library: Library, chapter: tuple[str, ...], mode: Mode, seed: i
                 break
             party = Party.drawn(rng, mode)
             keys = tuple(((c, f), k) for c, f in asked if (k := _figure(kind, deal, c, f)) is not None)
-            asking = _Asking(kind, deal, party, kind.situation(deal, party, own), library, mode, rng, keys)
+            asking = _Asking(kind, deal, party, kind.situation(deal, party, rng), library, mode, rng, keys)
             case = _assemble(asking, asked, examples)
             if case is not None and (best is None or _judged(case) < _judged(best)):
                 best = case

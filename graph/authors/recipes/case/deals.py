@@ -57,7 +57,7 @@ class Deal(Protocol):
 
     def make(self, examples: dict[str, Fact], rng: random.Random, today: dt.date) -> Case | None: ...
 
-    def situation(self, deal: Case, party: Party, examples: dict[str, Fact]) -> str: ...
+    def situation(self, deal: Case, party: Party, rng: random.Random) -> str: ...
 
     def inputs(self, calculator: str, deal: Case) -> Case: ...
 
@@ -104,7 +104,12 @@ class Sale:
         return True
 
     def chosen(self, asks: list[Ask], rng: random.Random) -> list[Ask]:
-        return asks
+        """All the figures or all but one, in the order a paper asks them, so two sale cases of one chapter
+        do not ask the same set."""
+        if len(asks) <= 3 or rng.random() < 0.3:
+            return asks
+        left_out = rng.randrange(len(asks))
+        return [ask for index, ask in enumerate(asks) if index != left_out]
 
     def make(self, examples: dict[str, Fact], rng: random.Random, today: dt.date) -> Case | None:
         """An example's sale retold with new figures; what it leaves open (the buyer's homes, the seller's
@@ -119,14 +124,28 @@ class Sale:
         }
         return TransactionCosts().vary(args, rng, today)
 
-    def situation(self, deal: Case, party: Party, examples: dict[str, Fact]) -> str:
+    def situation(self, deal: Case, party: Party, rng: random.Random) -> str:
+        """The sale as a broker's file tells it, in one of several framings: who brought the parties
+        together, then the sale, then what the contract settles (a deposit paid, or the taxes each side
+        bears, or the online signing)."""
         names = party.names
         story = TransactionCosts().story(deal, names, "total")
-        return (
-            f"{party.agency}的经纪人{party.agent}促成了一笔存量住房买卖。{story}双方签订了房屋买卖合同，"
-            f"{names.buyer}已支付定金{_deposit(deal.args['price'])}，合同约定交易税费由买卖双方按照法律规定"
-            "各自承担。"
+        opening = rng.choice(
+            (
+                f"{party.agency}的经纪人{party.agent}促成了一笔存量住房买卖。",
+                f"经{party.agency}的经纪人{party.agent}居间介绍，{names.buyer}看中了{names.seller}出售的一套住房。",
+                f"{names.seller}委托{party.agency}出售名下住房，由经纪人{party.agent}负责接待买方。",
+            )
         )
+        closing = rng.choice(
+            (
+                f"双方签订了房屋买卖合同，{names.buyer}已支付定金{_deposit(deal.args['price'])}，"
+                "合同约定交易税费由买卖双方按照法律规定各自承担。",
+                "双方签订了房屋买卖合同，约定交易税费由买卖双方按照法律规定各自承担。",
+                f"双方在{party.agent}的协助下签订了房屋买卖合同并完成网签，约定各自依法缴纳应由本方承担的税费。",
+            )
+        )
+        return f"{opening}{story}{closing}"
 
     def inputs(self, calculator: str, deal: Case) -> Case:
         """The deed tax is levied on the price net of the seller's VAT, which its telling explains from the
@@ -196,16 +215,28 @@ class Purchase:
         args["date"] = scenes.day_in(rng, today.year, today).isoformat()
         return Case(args)
 
-    def situation(self, deal: Case, party: Party, examples: dict[str, Fact]) -> str:
+    def situation(self, deal: Case, party: Party, rng: random.Random) -> str:
+        """The purchase and its loan, the broker weighing the two repayment methods with the buyer, in one
+        of several framings."""
         args, names = deal.args, party.names
         when = scenes.month_text(dt.date.fromisoformat(args["date"]))
         paid = f"首付款比例为{percent(args['ratio'])}，其余房款"
-        return (
-            f"{when}，经{party.agency}的经纪人{party.agent}居间，{names.buyer}与{names.seller}签订房屋买卖合同，"
-            f"购买{names.seller}名下一套存量住房，成交价为{money(args['price'])}。{names.buyer}{paid}"
-            f"向银行申请个人住房贷款，贷款期限{args['years']}年，年利率{percent(args['annual_rate'])}。"
-            f"{party.agent}向{names.buyer}介绍了等额本息和等额本金两种还款方式，供其比较后选择。"
+        loan = f"向银行申请个人住房贷款，贷款期限{args['years']}年，年利率{percent(args['annual_rate'])}。"
+        opening = rng.choice(
+            (
+                f"{when}，经{party.agency}的经纪人{party.agent}居间，{names.buyer}与{names.seller}签订房屋买卖合同，"
+                f"购买{names.seller}名下一套存量住房，成交价为{money(args['price'])}。",
+                f"{when}，{names.buyer}通过{party.agency}看中{names.seller}名下一套存量住房，"
+                f"双方在经纪人{party.agent}的协助下以{money(args['price'])}成交并签订买卖合同。",
+            )
         )
+        closing = rng.choice(
+            (
+                f"{party.agent}向{names.buyer}介绍了等额本息和等额本金两种还款方式，供其比较后选择。",
+                f"{names.buyer}尚未决定还款方式，请{party.agent}按等额本息和等额本金两种方式分别测算。",
+            )
+        )
+        return f"{opening}{names.buyer}{paid}{loan}{closing}"
 
     def inputs(self, calculator: str, deal: Case) -> Case:
         """A loan telling tells the purchase it pays for from the price and the down payment."""
