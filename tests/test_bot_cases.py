@@ -44,7 +44,8 @@ async def test_a_case_is_asked_as_its_situation_then_a_graded_poll_per_sub_quest
             await client.press(learner, menu, "案例题")
             menu = await client.wait_for_edit(menu)
             await client.press(learner, menu, "灵活（业务场景）")
-            situation = await client.wait_for_text(learner, "案例背景", timeout=60)
+            # writing the case takes seconds on an idle machine, far longer on a loaded one
+            situation = await client.wait_for_text(learner, "案例背景", timeout=300)
             first = await client.wait_for_poll(learner, timeout=20)
             count = int(first.poll.question.split(" ", 1)[0].split("/")[1])
             assert count >= 3

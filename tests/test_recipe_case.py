@@ -368,3 +368,14 @@ def test_no_two_sub_questions_share_a_key_or_more_than_one_option(kb, request):
                         v for v in _offered(question) if any(same_number(v, w) for w in _offered(other))
                     ]
                     assert len(shared) <= 1, (question.stem, other.stem, shared)
+
+
+def test_sale_cases_of_one_chapter_differ_in_how_they_are_told_and_what_they_ask(sample):
+    """Examiners saw two sale cases of one template with new names: one paper could not hold both."""
+    cases = _cases(sample, _ALL_TAXES)
+    openings = {
+        re.sub(r"[甲乙丙丁戊]|\w{1,2}(?:先生|女士|某)", "", case.situation.split("。")[0]) for case in cases
+    }
+    asked = {tuple((q.calculation.calculator, q.calculation.field) for q in case.questions) for case in cases}
+    assert len(openings) >= 2, openings
+    assert len(asked) >= 2, asked

@@ -226,8 +226,8 @@ class Purchase:
             (
                 f"{when}，经{party.agency}的经纪人{party.agent}居间，{names.buyer}与{names.seller}签订房屋买卖合同，"
                 f"购买{names.seller}名下一套存量住房，成交价为{money(args['price'])}。",
-                f"{when}，{names.buyer}通过{party.agency}看中{names.seller}名下一套存量住房，"
-                f"双方在经纪人{party.agent}的协助下以{money(args['price'])}成交并签订买卖合同。",
+                f"{when}，{names.buyer}通过{party.agency}看中{names.seller}名下一套存量住房，经纪人{party.agent}"
+                f"协助双方签订了房屋买卖合同，成交价为{money(args['price'])}。",
             )
         )
         closing = rng.choice(
