@@ -14,6 +14,7 @@ from typing import Literal
 
 from graph.authors import make_author
 from graph.authors.base import Author
+from graph.cases import case_chapters, verified_case
 from graph.events import Progress, Result, UnknownQuestion
 from graph.materials import generation_context
 from graph.recent import RecentFacts
@@ -22,8 +23,8 @@ from graph.runner import GraphRunner, last_result
 from graph.workers import GenerationWorkers
 from retrieval.sources import Sources, load_sources
 from settings import Settings
-from vocabulary.kinds import FeedbackReason
-from vocabulary.records import GenerationRequest, SamplerState
+from vocabulary.kinds import FeedbackReason, Mode
+from vocabulary.records import CaseQuestion, GenerationRequest, SamplerState
 
 # The run's events, imported from here by the bot's handlers.
 __all__ = ["GenerationService", "Progress", "Result", "UnknownQuestion"]
@@ -116,6 +117,15 @@ class GenerationService:
 
     async def result(self, thread_id: str) -> Result:
         return await self.runner.result(thread_id)
+
+    def case_chapters(self, chapters: Chapters) -> list[tuple[str, ...]]:
+        """Of the chosen chapters (all when None), those a 案例题 can be written on."""
+        return case_chapters(self.runner.context, self.sources.tree, [tuple(c) for c in chapters or []])
+
+    def write_case(self, chapter: tuple[str, ...], mode: Mode, seed: int) -> CaseQuestion:
+        """A 案例题 on `chapter` with every sub-question verified; AuthorError when none can be written. In
+        this process: the offline author writes it in a few seconds, without the model or the loop."""
+        return verified_case(self.runner.context, chapter, mode, seed)
 
     async def thread_status(self, thread_id: str) -> Literal["absent", "unfinished", "finished"]:
         return await self.runner.thread_status(thread_id)

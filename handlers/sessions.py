@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from dataclasses import replace
 
 from telegram import Message
@@ -14,12 +15,14 @@ from telegram.ext import Application, ContextTypes
 from engines.i18n import plural, text
 from engines.sessions import Shown
 from engines.state import BotState
+from graph.authors.base import AuthorError
 from handlers.context import state
 from progress.pastpapers import NoPastQuestionsError, PastPapers, store_past
 from progress.preferences import learner_zone
 from progress.review import due_questions, outlook
 from progress.summary import outlook_text
 from storage.quiz_settings import QuizSettings
+from vocabulary.records import GenerationRequest
 
 log = logging.getLogger(__name__)
 
@@ -34,10 +37,47 @@ async def start_session(
 ) -> None:
     """`summary`: the dialogue's message with the chosen settings, where the first status is written."""
     found = state(context)
+    if chosen.qtype == "case":
+        await start_case(found, chat_id, user_id, chosen)
+        return
     if chosen.source == "past_papers":
         await start_past_papers(found, chat_id, user_id, chosen)
         return
     await found.sessions.start(chat_id, user_id, chosen, shown(summary))
+
+
+async def start_case(found: BotState, chat_id: int, user_id: int, chosen: QuizSettings) -> None:
+    """案例题: a case written on one of the chosen chapters that can carry one, its sub-questions stored as
+    the chat's questions (so they are graded, counted, reviewed and reported like any other) and fixed for
+    the session, whose first poll comes after the situation."""
+    locale = await found.sessions.locale(user_id)
+    generation = found.generation
+    chapters = await asyncio.to_thread(generation.case_chapters, [tuple(c) for c in chosen.chapters] or None)
+    if not chapters:
+        await found.sessions.sender.text(chat_id, text(locale, "case_unavailable"))
+        return
+    # Another case each time, on any of the chapters.
+    rng = random.Random(f"{user_id}/{found.store.db.now()}")
+    chapter, seed = rng.choice(chapters), rng.randrange(1 << 30)
+    try:
+        case = await asyncio.to_thread(generation.write_case, chapter, chosen.mode, seed)
+    except AuthorError as exc:
+        log.info("no case for chat %s: %s", chat_id, exc)
+        await found.sessions.sender.text(chat_id, text(locale, "case_declined", chapter=chapter[-1]))
+        return
+    versions = []
+    for number, question in enumerate(case.questions, start=1):
+        request = GenerationRequest(
+            chat_id=chat_id,
+            question_id=f"case{seed}q{number}",
+            qtype=question.qtype,
+            mode=chosen.mode,
+            chapters=[list(chapter)],
+        )
+        stored = question.model_copy(update={"case": case.situation})
+        versions.append((await found.store.questions.record(request, stored)).id)
+    fixed = replace(chosen, count=len(versions), versions=tuple(versions))
+    await found.sessions.start(chat_id, user_id, fixed, None)
 
 
 async def start_past_papers(found: BotState, chat_id: int, user_id: int, chosen: QuizSettings) -> None:
@@ -102,6 +142,9 @@ async def repeat_session(app: Application, session_id: int, user_id: int, locale
         await start_review(app, done.chat_id, user_id, locale)
         return True
     chosen = replace(done.settings, versions=())
+    if chosen.qtype == "case":
+        await start_case(found, done.chat_id, user_id, chosen)
+        return True
     if chosen.source == "past_papers":
         await start_past_papers(found, done.chat_id, user_id, chosen)
         return True

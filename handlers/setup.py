@@ -7,6 +7,7 @@ cancelled, finished or replaced no longer matches and gets a short notice instea
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Collection
 
@@ -20,7 +21,7 @@ from handlers.sessions import start_session
 from storage.preferences import Preferences
 from storage.quiz_settings import QuizSettings
 from vocabulary import callbacks
-from vocabulary.kinds import DIFFICULTIES, MODES, QUIZ_TYPES, SOURCES
+from vocabulary.kinds import DIFFICULTIES, MODES, QUIZ_TYPES, SESSION_TYPES, SOURCES
 
 PAGE_SIZE = 8
 COUNTS = (1, 3, 5, 10, 20)
@@ -201,6 +202,7 @@ def _own_step(setup: dict, action: str, value: str | int) -> bool:
         or (action == "diff" and value in DIFFICULTY_CHOICES)
         or (action == "src" and value in SOURCES)
         or (action == "go" and value == "defaults")
+        or (action == "type" and value == "case" and setup.get("case", False))
     )
 
 
@@ -240,10 +242,20 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             setup["calculation_only"] = False
         else:
             setup.update(chapter_choice(context, locale, value))
-        await _ask(query, locale, nonce, "choose_type", "type", QUIZ_TYPES, "type_")
+        await _ask_type(query, context, locale, setup)
     elif action == "type":
         setup["qtype"] = value
         await _ask(query, locale, nonce, "choose_mode", "mode", MODES, "mode_")
+    elif action == "mode" and setup.get("qtype") == "case":
+        # a case asks as many sub-questions as it has, at its own difficulty, written for the learner
+        context.chat_data.pop(SETUP_KEY, None)
+        chosen = QuizSettings(
+            chapters=tuple(tuple(c) for c in setup.get("chapters", [])),
+            qtype="case",
+            mode=value,
+            calculation_only=setup.get("calculation_only", False),
+        )
+        await _start(update, context, locale, chosen)
     elif action == "mode":
         setup["mode"] = value
         await _ask(query, locale, nonce, "choose_count", "count", COUNTS, "")
@@ -265,6 +277,20 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             difficulty=setup.get("difficulty"),
         )
         await _start(update, context, locale, chosen)
+
+
+async def _ask_type(query, context: ContextTypes.DEFAULT_TYPE, locale: str, setup: dict) -> None:
+    """The type step: 案例题 among the types when a chosen chapter can carry one, else a line saying why
+    it is not offered."""
+    chapters = [tuple(c) for c in setup.get("chapters", [])] or None
+    setup["case"] = bool(await asyncio.to_thread(state(context).generation.case_chapters, chapters))
+    prompt = text(locale, "choose_type")
+    if not setup["case"]:
+        prompt = f"{prompt}\n{text(locale, 'case_unavailable')}"
+    types = SESSION_TYPES if setup["case"] else QUIZ_TYPES
+    await query.edit_message_text(
+        prompt, reply_markup=choice_keyboard(locale, setup["nonce"], "type", types, "type_")
+    )
 
 
 async def _ask(query, locale: str, nonce: str, prompt: str, action: str, values: tuple, prefix: str) -> None:

@@ -18,9 +18,8 @@ from progress.difficulty import estimate
 from retrieval.models import PATH_SEPARATOR, MotherQuestion
 from storage.history import QuestionCount
 from storage.questions import QuestionVersion, ServedKey
-from storage.quiz_settings import QuizType
 from storage.store import Store
-from vocabulary.kinds import Difficulty
+from vocabulary.kinds import Difficulty, QuizType
 from vocabulary.records import GenerationRequest, Question
 
 KEY_PREFIX = "bank-"

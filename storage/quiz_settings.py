@@ -16,11 +16,11 @@ from vocabulary.kinds import (
     DIFFICULTIES,
     MODES,
     QUESTION_SOURCES,
-    QUIZ_TYPES,
+    SESSION_TYPES,
     Difficulty,
     Mode,
     QuestionSource,
-    QuizType,
+    SessionType,
 )
 
 MAX_COUNT = 100
@@ -33,7 +33,7 @@ class QuizSettings:
     order. Rows stored before `source` and `difficulty` existed mean generated, 不限."""
 
     chapters: tuple[tuple[str, ...], ...] = field(default_factory=tuple)
-    qtype: QuizType = "mixed"
+    qtype: SessionType = "mixed"
     mode: Mode = "strict"
     count: int = 5
     calculation_only: bool = False
@@ -49,7 +49,7 @@ class QuizSettings:
             raise InvalidValueError(f"chapters: {chapters!r} is not a list of (篇, 章) name pairs")
         # JSON brings lists; tuples keep the settings hashable and comparable.
         object.__setattr__(self, "chapters", tuple(tuple(c) for c in chapters))
-        check_choice("qtype", self.qtype, QUIZ_TYPES)
+        check_choice("qtype", self.qtype, SESSION_TYPES)
         check_choice("mode", self.mode, MODES)
         if (
             isinstance(self.count, bool)

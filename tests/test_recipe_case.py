@@ -306,3 +306,86 @@ def test_a_case_is_mostly_single_choice_when_its_chapter_allows(sample, prose):
         judged = sum(q.qtype == "judge" for case in cases for q in case.questions)
         asked = sum(len(case.questions) for case in cases)
         assert judged <= asked // 2, chapter
+
+
+def _offered(question) -> list[float]:
+    if question.qtype == "judge":
+        return numbers_in(question.stem)[-1:]
+    return [numbers_in(option)[0] for option in question.options]
+
+
+def _one_step_apart(value: float, figure: float, situation: str) -> bool:
+    """`value` gives `figure` by × or ÷ one number the situation states (a term in years counts as months
+    too), allowing for the cent `value` was rounded to."""
+    stated = [n for n in numbers_in(situation) if 0 < n <= 1000 and n != 1]
+    factors = stated + [n * 12 for n in stated if n.is_integer() and n <= 50]
+    return any(
+        abs(value * m - figure) <= 0.006 * m + 0.01 or abs(figure * m - value) <= 0.006 * m + 0.01
+        for m in factors
+    )
+
+
+_LOANS_AND_TAXES = {
+    "sample": (_ALL_TAXES, _SELLER_TAXES, _LOANS),
+    "prose": (_SELLER_TAXES, _PROSE_LOANS),
+}
+
+
+@pytest.mark.parametrize("kb", ["sample", "prose"])
+def test_no_option_is_another_sub_question_s_key_its_working_or_one_step_from_its_key(kb, request):
+    """Examiners struck cases whose 还款总额 option ÷ 180 months gave the monthly payment another
+    sub-question asked, and whose interest questions offered each other's keys."""
+    library = request.getfixturevalue(kb)
+    for chapter in _LOANS_AND_TAXES[kb]:
+        for case in _cases(library, chapter):
+            for question in case.questions:
+                mine = question.calculation.value
+                for other in case.questions:
+                    if other is question:
+                        continue
+                    theirs = other.calculation.value
+                    own_offers = _offered(other)
+                    sums = [
+                        f
+                        for f in _working(other)
+                        if f >= 1000
+                        and not any(same_number(f, g) for g in numbers_in(case.situation))
+                        and not any(same_number(f, v) for v in own_offers)
+                    ]
+                    for value in _offered(question):
+                        if same_number(value, mine):
+                            continue
+                        where = (case.situation, question.stem, value, other.stem)
+                        assert not same_number(value, theirs), where
+                        assert not (value and theirs and _one_step_apart(value, theirs, case.situation)), (
+                            where
+                        )
+                        assert not any(same_number(value, f) for f in sums), where
+
+
+@pytest.mark.parametrize("kb", ["sample", "prose"])
+def test_no_two_sub_questions_share_a_key_or_more_than_one_option(kb, request):
+    """契税 and 个税 both 36,000 with three options alike asked one thing twice."""
+    library = request.getfixturevalue(kb)
+    for chapter in _LOANS_AND_TAXES[kb]:
+        for case in _cases(library, chapter):
+            for index, question in enumerate(case.questions):
+                for other in case.questions[index + 1 :]:
+                    assert not same_number(question.calculation.value, other.calculation.value), (
+                        case.situation
+                    )
+                    shared = [
+                        v for v in _offered(question) if any(same_number(v, w) for w in _offered(other))
+                    ]
+                    assert len(shared) <= 1, (question.stem, other.stem, shared)
+
+
+def test_sale_cases_of_one_chapter_differ_in_how_they_are_told_and_what_they_ask(sample):
+    """Examiners saw two sale cases of one template with new names: one paper could not hold both."""
+    cases = _cases(sample, _ALL_TAXES)
+    openings = {
+        re.sub(r"[甲乙丙丁戊]|\w{1,2}(?:先生|女士|某)", "", case.situation.split("。")[0]) for case in cases
+    }
+    asked = {tuple((q.calculation.calculator, q.calculation.field) for q in case.questions) for case in cases}
+    assert len(openings) >= 2, openings
+    assert len(asked) >= 2, asked

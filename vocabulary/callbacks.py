@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from vocabulary.kinds import DIFFICULTIES, FEEDBACK_REASONS, MODES, QUIZ_TYPES, SOURCES
+from vocabulary.kinds import DIFFICULTIES, FEEDBACK_REASONS, MODES, SESSION_TYPES, SOURCES
 
 # Telegram's limit on callback data, in bytes.
 MAX_BYTES = 64
@@ -50,7 +50,7 @@ def _step(raw: str) -> tuple[str, str | int]:
 _CHOICES = [
     r"(?:page|ch|count|sec|gap):\d{1,4}",
     "ch:(?:all|calc|done)",
-    f"type:(?:{one_of(*QUIZ_TYPES).pattern})",
+    f"type:(?:{one_of(*SESSION_TYPES).pattern})",
     f"mode:(?:{one_of(*MODES).pattern})",
     f"diff:(?:{one_of(*DIFFICULTIES, 'any').pattern})",
     f"src:(?:{one_of(*SOURCES).pattern})",

@@ -11,6 +11,9 @@ QUESTION_TYPES: tuple[QuestionType, ...] = get_args(QuestionType)
 # What a learner may ask for: one type, or the three in turn.
 QuizType = Literal[QuestionType, "mixed"]
 QUIZ_TYPES: tuple[QuizType, ...] = get_args(QuizType)
+# A private session may instead be one 案例题: a situation, then a poll per sub-question.
+SessionType = Literal[QuizType, "case"]
+SESSION_TYPES: tuple[SessionType, ...] = (*QUIZ_TYPES, "case")
 
 Mode = Literal["strict", "flexible"]
 MODES: tuple[Mode, ...] = get_args(Mode)

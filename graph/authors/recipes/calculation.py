@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,8 +18,8 @@ from calc.labels import result_label
 from graph.authors import scenes
 from graph.authors.calc_text import TELLINGS, Case, Mistake, Names, Telling, lender, option_texts
 from graph.authors.recipes.base import Brief, Written
+from graph.authors.recipes.formula_basis import formula_quoted
 from graph.format import JUDGE_OPTIONS, LETTERS, compose_explanation, numbers_in, same_number
-from graph.grounding.text import bare
 from graph.schemas import Draft
 from retrieval.compiler.quantities import find_quantities
 from retrieval.facts import Fact, FactBase, FactKind
@@ -34,19 +33,6 @@ _CHOICES = 3
 _BRANCH_FIELDS = ("rate", "method", "binding_rule", "total_years")
 # A distractor at one of these multiples of the key reads as an arithmetic slip, not a mistake of the subject.
 _SLIPS = (2.0, 0.5, 10.0, 0.1)
-# Reading a formula against a case: "(1 + 3%)" is 1.03; a note in full-width brackets says when it holds.
-_ONE_PLUS = re.compile(r"\(1\+(\d+(?:\.\d+)?)%\)")
-_CONSTANT = re.compile(r"\d+(?:\.\d+)?%?")
-_NOTE = re.compile(r"（([^）]*)）")
-_TERM = re.compile(r"[\u4e00-\u9fff]{2,}")
-_LATIN = re.compile(r"[A-Za-z\s]")
-_YEAR = re.compile(r"((?:19|20)\d{2})年")
-_DAY = r"(?:\d{1,2}月(?:\d{1,2}日)?)?"
-_SINCE = re.compile(rf"((?:19|20)\d{{2}})年{_DAY}(?:及以后|以后|起)")
-_UNTIL = re.compile(rf"((?:19|20)\d{{2}})年{_DAY}(?:及以前|以前|前)")
-_SPAN = re.compile(r"((?:19|20)\d{2})-\d{2}-\d{2}至")
-_SPAN_END = re.compile(r"至((?:19|20)\d{2})-\d{2}-\d{2}")
-_DATED = re.compile(rf"(?:19|20)\d{{2}}年{_DAY}(?:及以后|以后|起|及以前|以前|前)")
 
 
 @dataclass(frozen=True)
@@ -129,66 +115,18 @@ def _names(brief: Brief) -> Names:
     return Names(buyer=buyer, seller=pick(brief.rng, {buyer}), flexible=brief.task.mode == "flexible")
 
 
-def _constants(text: str) -> set[str]:
-    """The figures a formula or a working shows, "(1 + 3%)" read as the 1.03 it is."""
-    text = _ONE_PLUS.sub(lambda m: f"{1 + float(m[1]) / 100:g}", text.replace(",", "").replace(" ", ""))
-    return set(_CONSTANT.findall(text))
-
-
-def _applies(qualifier: str, note: str, said: str, years: set[int]) -> bool:
-    """Whether a formula's qualifier ("2026年起", "组合贷款") and its note's dates ("2016-05-01至2025-12-31")
-    fit the case; a qualifier in words must be told by the case."""
-    since, until = _SINCE.search(qualifier + note), _UNTIL.search(qualifier + note)
-    span = _SPAN.search(note)
-    if span:
-        since, until = since or span, until or _SPAN_END.search(note)
-    if since and years and min(years) < int(since[1]):
-        return False
-    if until and years and max(years) > int(until[1]):
-        return False
-    words = _DATED.sub("", qualifier)
-    return not words or words in said
-
-
-def _formula_score(formula: Fact, asked: _Asked, said: str, shown: set[str], years: set[int]) -> int | None:
-    """How well a formula is the rule the question asks: its result is the asked figure, its qualifier fits
-    the case, every figure it fixes is one the working uses and its terms are ones the case speaks of;
-    None when it is another rule."""
-    subject = _LATIN.sub("", formula.subject)
-    label = result_label(asked.telling.calculator, asked.field)[0]
-    label = label.removeprefix("应纳").removeprefix("应缴").removeprefix("每")
-    if not subject or not (subject.endswith(label) or label.endswith(subject)):
-        return None
-    left, _, right = formula.source.partition("=")
-    qualifier = subject.removesuffix(label) if subject.endswith(label) else ""
-    method = left.rpartition("：")[0]  # "核定征收：个人所得税 = …" holds for that method only
-    if not _applies(qualifier, "".join(_NOTE.findall(right)), said, years) or bare(method) not in said:
-        return None
-    figures = _constants(_NOTE.sub("", right))
-    if figures - shown:
-        return None
-    terms = _TERM.findall(_NOTE.sub("", right))
-    told = sum(bare(term) in said for term in terms)
-    exact = 3 if not qualifier else 0  # "建筑面积" itself before "套内建筑面积" when the area is asked
-    return exact + 2 * (len(figures) + told) - len(terms)  # a term the case never mentions is another route
-
-
 def _basis(asked: _Asked, facts: FactBase, slice_: Slice) -> str:
     """The textbook's formula for the figure asked, as the case's date and kind select it ("2026年起增值税 =
-    成交价 ÷ 1.03 × 3%" for a 2026 sale, not the surcharge formula of the same section); the worked
-    example when the textbook has no such formula."""
-    said = bare(f"{asked.story}{asked.ask}{asked.working}")
-    shown = _constants(f"{asked.story}{asked.working}") | {f"{asked.key:g}"}
-    years = {int(year) for year in _YEAR.findall(asked.story)}
-    scored = [
-        (score, formula.slice_id in (slice_.id, asked.fact.slice_id), formula.source)
-        for formula in facts
-        if formula.kind == "statement" and "=" in formula.source
-        if (score := _formula_score(formula, asked, said, shown, years)) is not None
-    ]
-    if not scored:
-        return asked.fact.source
-    return max(scored)[2].strip().rstrip("。") + "。"
+    成交价 ÷ 1.03 × 3%" for a 2026 sale, not the surcharge formula of the same section), sought among the
+    book's formula statements; the worked example when the textbook has no such formula."""
+    shelves: dict[str, list[str]] = {slice_.id: []}
+    for fact in facts:
+        if fact.kind == "statement" and "=" in fact.source:
+            shelves.setdefault(fact.slice_id, []).append(fact.source.strip().rstrip("。"))
+    label = result_label(asked.telling.calculator, asked.field)[0]
+    told = f"{asked.story}{asked.working}"
+    found = formula_quoted(label, asked.ask, told, None, [(id_, None, f) for id_, f in shelves.items()])
+    return found or asked.fact.source
 
 
 def calculation_question(

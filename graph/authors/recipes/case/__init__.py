@@ -22,8 +22,9 @@ from graph.authors.base import AuthorError, Task
 from graph.authors.calc_text import TELLINGS, Case
 from graph.authors.recipes.base import Brief
 from graph.authors.recipes.calculation import case_question, quoted_rates, wrong_answers
-from graph.authors.recipes.case.basis import rule_quoted
-from graph.authors.recipes.case.deals import DEALS, Deal, Party
+from graph.authors.recipes.case.deals import DEALS, Ask, Deal, Party
+from graph.authors.recipes.case.leaks import Keep, gives_away, offered, operands, working
+from graph.authors.recipes.formula_basis import rule_quoted
 from graph.checks import run_checks
 from graph.format import (
     ANALYSIS,
@@ -116,7 +117,7 @@ class _Asking:
     library: Library
     mode: Mode
     rng: random.Random
-    keys: tuple[float, ...]  # every figure the case asks
+    keys: tuple[tuple[Ask, float], ...]  # every figure the case asks
 
 
 def _figure(kind: Deal, deal: Case, calculator: str, field: str) -> float | None:
@@ -131,21 +132,24 @@ def _misleads(asking: _Asking, key: float, stated: list[float]) -> bool:
     answer) or it states what another sub-question asks (each would give the other away)."""
     if any(same_number(number, key) for number in numbers_in(asking.situation)):
         return True
-    return any(same_number(number, other) for number in stated for other in asking.keys)
+    return any(same_number(number, other) for number in stated for _, other in asking.keys)
 
 
-def _sub_question(asking: _Asking, fact: Fact, field: str, qtype: QuestionType) -> Question | None:
+def _sub_question(
+    asking: _Asking, fact: Fact, field: str, qtype: QuestionType, keep: Keep
+) -> Question | None:
     """The calculation recipe's question on the deal's inputs, its story taken out: None when the figure has
-    too few real mistakes for the type. A judgement that would mislead as a false one (see `_misleads`) is
-    written as a true one."""
+    too few real mistakes for the type once those `keep` rules out are gone. A judgement that would mislead
+    as a false one (see `_misleads`) is written as a true one."""
     telling = TELLINGS[fact.calculator]
     inputs = asking.kind.inputs(fact.calculator, asking.deal)
     slice_ = asking.library.knowledge.get(fact.slice_id)
     key = _figure(asking.kind, asking.deal, fact.calculator, field)
     if key is None:
         return None
-    more = asking.kind.mistakes(fact.calculator, asking.deal)
+    more = asking.kind.mistakes(fact.calculator, field, asking.deal)
     wrongs = wrong_answers(telling, inputs, field, key, quoted_rates(slice_), more)
+    wrongs = keep.kept(wrongs)
     if len(wrongs) < (3 if qtype == "single" else 1):
         return None
     task = Task(slice=slice_, qtype=qtype, mode=asking.mode, seed=0, facts=asking.library.facts)
@@ -223,23 +227,72 @@ def _untangled(questions: list[Question], situation: str) -> list[Question]:
     ]
 
 
-def _assemble(
-    asking: _Asking, asks: list[tuple[str, str]], examples: dict[str, list[Fact]]
-) -> CaseQuestion | None:
+def _keep(asking: _Asking, ask: Ask, written: list[Question]) -> Keep:
+    """What the sub-question asking `ask` must not offer: the case's other keys, and the workings and
+    offers of the other sub-questions written so far."""
+    others = [q for q in written if q.calculation and (q.calculation.calculator, q.calculation.field) != ask]
+    keys = tuple(key for other, key in asking.keys if other != ask)
+    sums = tuple(
+        dict.fromkeys(
+            f
+            for q in others
+            for f in working(q, asking.situation)
+            if not any(same_number(f, v) for v in offered(q))
+        )
+    )
+    offers = tuple(v for q in others for v in offered(q))
+    return Keep(keys, sums, offers, operands(asking.situation))
+
+
+def _write(asking: _Asking, ask: Ask, examples: dict[str, list[Fact]], keep: Keep) -> Question | None:
+    """A single choice on the asked figure, or a judgement when it has too few mistakes left for four
+    options or its single fails the critic's checks; None when neither can be asked."""
+    calculator, field = ask
+    fact = _example_for(examples, calculator, field, asking.kind.inputs(calculator, asking.deal))
+    for qtype in ("single", "judge"):
+        question = _sub_question(asking, fact, field, qtype, keep)
+        if question is not None and not _issues(asking.situation, question, asking.library):
+            return question
+    return None
+
+
+def _asked(question: Question) -> Ask:
+    calculation = question.calculation
+    assert calculation is not None
+    return calculation.calculator, calculation.field
+
+
+def _apart(asking: _Asking, questions: list[Question], examples: dict[str, list[Fact]]) -> list[Question]:
+    """The sub-questions with none giving another away (see leaks.py): one written before the figures it
+    leaks into were known is written again knowing them, and left out when it still leaks; of two with one
+    key the later goes."""
+    kept = list(questions)
+    for question in reversed(questions):
+        others = [o for o in kept if o is not question]
+        if not any(gives_away(question, o, asking.situation) for o in others):
+            continue
+        again = _write(asking, _asked(question), examples, _keep(asking, _asked(question), others))
+        index = kept.index(question)
+        if again is not None and not any(
+            gives_away(again, o, asking.situation) or gives_away(o, again, asking.situation) for o in others
+        ):
+            kept[index] = again
+        else:
+            del kept[index]
+    return kept
+
+
+def _assemble(asking: _Asking, asks: list[Ask], examples: dict[str, list[Fact]]) -> CaseQuestion | None:
     """Single-choice sub-questions; a figure with too few real mistakes for four options, or whose single
     fails the critic's checks, is asked as a judgement unless that gives another sub-question away, and one
-    that cannot be asked either way, or tells nothing new, is left out. None when fewer than three remain."""
+    that cannot be asked either way, tells nothing new or cannot be kept from answering another is left
+    out. None when fewer than three remain."""
     questions: list[Question] = []
-    for calculator, field in asks:
-        for qtype in ("single", "judge"):
-            inputs = asking.kind.inputs(calculator, asking.deal)
-            fact = _example_for(examples, calculator, field, inputs)
-            question = _sub_question(asking, fact, field, qtype)
-            if question is not None and not _issues(asking.situation, question, asking.library):
-                if not _told_already(question, questions):
-                    questions.append(question)
-                break
-    questions = _untangled(questions, asking.situation)
+    for ask in asks:
+        question = _write(asking, ask, examples, _keep(asking, ask, questions))
+        if question is not None and not _told_already(question, questions):
+            questions.append(question)
+    questions = _untangled(_apart(asking, questions, examples), asking.situation)
     if len(questions) < _FEWEST:
         return None
     chapter = list(questions[0].chapter)
@@ -250,15 +303,11 @@ def _judged(case: CaseQuestion) -> int:
     return sum(question.qtype == "judge" for question in case.questions)
 
 
-def compose_case(library: Library, chapter: tuple[str, ...], mode: Mode, seed: int) -> CaseQuestion | None:
-    """A case on `chapter`, or None when its worked examples cannot fill three sub-questions of one deal.
-    A deal whose figures leave several sub-questions to judgements (a tax the sale is exempt from has one
-    mistake, not three) gives way to another with more single choices when one turns up. Same seed, same
-    case."""
+def _deals(library: Library, chapter: tuple[str, ...]) -> list[tuple[Deal, dict[str, list[Fact]], list[Ask]]]:
+    """The deals the chapter's worked examples can tell, each with those examples and the figures it can
+    ask of them: at least three."""
     chapter_examples = _examples(library, chapter)
-    rng = random.Random(f"case|{seed}|{'/'.join(chapter)}|{mode}")
-    today = dt.date.today()
-    best: CaseQuestion | None = None
+    found = []
     for kind in DEALS:
         examples = {
             calculator: told
@@ -266,8 +315,26 @@ def compose_case(library: Library, chapter: tuple[str, ...], mode: Mode, seed: i
             if (told := [fact for fact in facts if kind.tells(fact)])
         }
         asks = [ask for ask in kind.asks if ask[0] in examples][:_MOST]
-        if len(asks) < _FEWEST:
-            continue
+        if len(asks) >= _FEWEST:
+            found.append((kind, examples, asks))
+    return found
+
+
+def can_carry(library: Library, chapter: tuple[str, ...]) -> bool:
+    """Whether a case on `chapter` may be asked for: its worked examples can fill one deal's sub-questions
+    (the bot offers 案例题 only then; `write_case` may still decline when no deal it draws passes)."""
+    return bool(_deals(library, chapter))
+
+
+def compose_case(library: Library, chapter: tuple[str, ...], mode: Mode, seed: int) -> CaseQuestion | None:
+    """A case on `chapter`, or None when its worked examples cannot fill three sub-questions of one deal.
+    A deal whose figures leave several sub-questions to judgements (a tax the sale is exempt from has one
+    mistake, not three) gives way to another with more single choices when one turns up. Same seed, same
+    case."""
+    rng = random.Random(f"case|{seed}|{'/'.join(chapter)}|{mode}")
+    today = dt.date.today()
+    best: CaseQuestion | None = None
+    for kind, examples, asks in _deals(library, chapter):
         own = {calculator: facts[0] for calculator, facts in examples.items()}
         for _ in range(_ATTEMPTS):
             asked = kind.chosen(asks, rng)
@@ -275,8 +342,8 @@ def compose_case(library: Library, chapter: tuple[str, ...], mode: Mode, seed: i
             if deal is None:
                 break
             party = Party.drawn(rng, mode)
-            keys = tuple(k for c, f in asked if (k := _figure(kind, deal, c, f)) is not None)
-            asking = _Asking(kind, deal, party, kind.situation(deal, party, own), library, mode, rng, keys)
+            keys = tuple(((c, f), k) for c, f in asked if (k := _figure(kind, deal, c, f)) is not None)
+            asking = _Asking(kind, deal, party, kind.situation(deal, party, rng), library, mode, rng, keys)
             case = _assemble(asking, asked, examples)
             if case is not None and (best is None or _judged(case) < _judged(best)):
                 best = case

@@ -57,13 +57,13 @@ class Deal(Protocol):
 
     def make(self, examples: dict[str, Fact], rng: random.Random, today: dt.date) -> Case | None: ...
 
-    def situation(self, deal: Case, party: Party, examples: dict[str, Fact]) -> str: ...
+    def situation(self, deal: Case, party: Party, rng: random.Random) -> str: ...
 
     def inputs(self, calculator: str, deal: Case) -> Case: ...
 
     def lead(self, calculator: str) -> str: ...
 
-    def mistakes(self, calculator: str, deal: Case) -> tuple[Mistake, ...]: ...
+    def mistakes(self, calculator: str, field: str, deal: Case) -> tuple[Mistake, ...]: ...
 
     def derived(self, calculator: str, deal: Case) -> str: ...
 
@@ -104,7 +104,12 @@ class Sale:
         return True
 
     def chosen(self, asks: list[Ask], rng: random.Random) -> list[Ask]:
-        return asks
+        """All the figures or all but one, in the order a paper asks them, so two sale cases of one chapter
+        do not ask the same set."""
+        if len(asks) <= 3 or rng.random() < 0.3:
+            return asks
+        left_out = rng.randrange(len(asks))
+        return [ask for index, ask in enumerate(asks) if index != left_out]
 
     def make(self, examples: dict[str, Fact], rng: random.Random, today: dt.date) -> Case | None:
         """An example's sale retold with new figures; what it leaves open (the buyer's homes, the seller's
@@ -119,14 +124,28 @@ class Sale:
         }
         return TransactionCosts().vary(args, rng, today)
 
-    def situation(self, deal: Case, party: Party, examples: dict[str, Fact]) -> str:
+    def situation(self, deal: Case, party: Party, rng: random.Random) -> str:
+        """The sale as a broker's file tells it, in one of several framings: who brought the parties
+        together, then the sale, then what the contract settles (a deposit paid, or the taxes each side
+        bears, or the online signing)."""
         names = party.names
         story = TransactionCosts().story(deal, names, "total")
-        return (
-            f"{party.agency}的经纪人{party.agent}促成了一笔存量住房买卖。{story}双方签订了房屋买卖合同，"
-            f"{names.buyer}已支付定金{_deposit(deal.args['price'])}，合同约定交易税费由买卖双方按照法律规定"
-            "各自承担。"
+        opening = rng.choice(
+            (
+                f"{party.agency}的经纪人{party.agent}促成了一笔存量住房买卖。",
+                f"经{party.agency}的经纪人{party.agent}居间介绍，{names.buyer}看中了{names.seller}出售的一套住房。",
+                f"{names.seller}委托{party.agency}出售名下住房，由经纪人{party.agent}负责接待买方。",
+            )
         )
+        closing = rng.choice(
+            (
+                f"双方签订了房屋买卖合同，{names.buyer}已支付定金{_deposit(deal.args['price'])}，"
+                "合同约定交易税费由买卖双方按照法律规定各自承担。",
+                "双方签订了房屋买卖合同，约定交易税费由买卖双方按照法律规定各自承担。",
+                f"双方在{party.agent}的协助下签订了房屋买卖合同并完成网签，约定各自依法缴纳应由本方承担的税费。",
+            )
+        )
+        return f"{opening}{story}{closing}"
 
     def inputs(self, calculator: str, deal: Case) -> Case:
         """The deed tax is levied on the price net of the seller's VAT, which its telling explains from the
@@ -143,7 +162,7 @@ class Sale:
     def lead(self, calculator: str) -> str:
         return ""
 
-    def mistakes(self, calculator: str, deal: Case) -> tuple[Mistake, ...]:
+    def mistakes(self, calculator: str, field: str, deal: Case) -> tuple[Mistake, ...]:
         return ()
 
     def derived(self, calculator: str, deal: Case) -> str:
@@ -172,11 +191,12 @@ class Purchase:
         return "公积金" not in example.source
 
     def chosen(self, asks: list[Ask], rng: random.Random) -> list[Ask]:
-        """Three or four of the figures, in the order a paper asks them, so two loan cases of one chapter
-        do not ask the same set."""
+        """Three of the figures, in the order a paper asks them, so two loan cases of one chapter do not
+        ask the same set: all four would leave a total interest no distractor beside the other method's
+        interest and the monthly payment its total repaid gives away."""
         if len(asks) <= 3:
             return asks
-        kept = sorted(rng.sample(range(len(asks)), rng.randint(3, len(asks))))
+        kept = sorted(rng.sample(range(len(asks)), 3))
         return [asks[index] for index in kept]
 
     def make(self, examples: dict[str, Fact], rng: random.Random, today: dt.date) -> Case | None:
@@ -195,16 +215,28 @@ class Purchase:
         args["date"] = scenes.day_in(rng, today.year, today).isoformat()
         return Case(args)
 
-    def situation(self, deal: Case, party: Party, examples: dict[str, Fact]) -> str:
+    def situation(self, deal: Case, party: Party, rng: random.Random) -> str:
+        """The purchase and its loan, the broker weighing the two repayment methods with the buyer, in one
+        of several framings."""
         args, names = deal.args, party.names
         when = scenes.month_text(dt.date.fromisoformat(args["date"]))
         paid = f"首付款比例为{percent(args['ratio'])}，其余房款"
-        return (
-            f"{when}，经{party.agency}的经纪人{party.agent}居间，{names.buyer}与{names.seller}签订房屋买卖合同，"
-            f"购买{names.seller}名下一套存量住房，成交价为{money(args['price'])}。{names.buyer}{paid}"
-            f"向银行申请个人住房贷款，贷款期限{args['years']}年，年利率{percent(args['annual_rate'])}。"
-            f"{party.agent}向{names.buyer}介绍了等额本息和等额本金两种还款方式，供其比较后选择。"
+        loan = f"向银行申请个人住房贷款，贷款期限{args['years']}年，年利率{percent(args['annual_rate'])}。"
+        opening = rng.choice(
+            (
+                f"{when}，经{party.agency}的经纪人{party.agent}居间，{names.buyer}与{names.seller}签订房屋买卖合同，"
+                f"购买{names.seller}名下一套存量住房，成交价为{money(args['price'])}。",
+                f"{when}，{names.buyer}通过{party.agency}看中{names.seller}名下一套存量住房，经纪人{party.agent}"
+                f"协助双方签订了房屋买卖合同，成交价为{money(args['price'])}。",
+            )
         )
+        closing = rng.choice(
+            (
+                f"{party.agent}向{names.buyer}介绍了等额本息和等额本金两种还款方式，供其比较后选择。",
+                f"{names.buyer}尚未决定还款方式，请{party.agent}按等额本息和等额本金两种方式分别测算。",
+            )
+        )
+        return f"{opening}{names.buyer}{paid}{loan}{closing}"
 
     def inputs(self, calculator: str, deal: Case) -> Case:
         """A loan telling tells the purchase it pays for from the price and the down payment."""
@@ -216,14 +248,34 @@ class Purchase:
     def lead(self, calculator: str) -> str:
         return self._LEADS.get(calculator, "")
 
-    def mistakes(self, calculator: str, deal: Case) -> tuple[Mistake, ...]:
+    def mistakes(self, calculator: str, field: str, deal: Case) -> tuple[Mistake, ...]:
         """The loan is the price less the down payment only the share tells: a reader may borrow the whole
-        price."""
+        price; a method's first month is not its last. Mistakes of the loan itself, so a distractor need
+        not be a sibling sub-question's key."""
         args = deal.args
         if calculator not in self._LEADS:
             return ()
-        whole = {**only(args, calculator), "principal": args["price"]}
-        return (Mistake("把成交价全额当作了贷款本金，没有扣除首付款", whole),)
+        own = only(args, calculator)
+        whole = {**own, "principal": args["price"]}
+        found = [Mistake("把成交价全额当作了贷款本金，没有扣除首付款", whole)]
+        months, rate = own["years"] * 12, own["annual_rate"] / 12
+        # a mistaken figure no field gives is that field of a loan scaled to give it
+        if field == "monthly_payment":
+            last = Mistake("误按等额本金方式计算，得到的是末月还款额", own, "last_month", "equal_principal")
+            found.append(last)
+        elif field == "first_month":
+            # P × r alone is the first month, P ÷ n + P × r, of a loan scaled by r ÷ (1 ÷ n + r)
+            interest = {**own, "principal": own["principal"] * rate / (1 / months + rate)}
+            found += [
+                Mistake("把末月还款额当作了首月还款额", own, "last_month"),
+                Mistake("只计算了首月利息，漏加了当月应还的本金", interest),
+            ]
+        else:
+            # P × r × n is 等额本金's interest, P × r × (n + 1) ÷ 2, on a loan scaled by 2n ÷ (n + 1)
+            simple = {**own, "principal": own["principal"] * 2 * months / (months + 1)}
+            why = "按首月利息乘以还款月数计算，忽略了本金逐月减少"
+            found.append(Mistake(why, simple, "total_interest", "equal_principal"))
+        return tuple(found)
 
     def derived(self, calculator: str, deal: Case) -> str:
         """The step the situation leaves to the reader before a loan figure: the loan from the price and the

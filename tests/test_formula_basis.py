@@ -1,0 +1,34 @@
+"""The 教材原文 line of a calculation or case sub-question quotes the rule that governs the deal as told:
+never a formula whose dates exclude the year of the sale, and with the condition under which the sale is
+taxed at all, so an option testing that condition (0元, 持有满2年) is answered by the quoted rule."""
+
+from __future__ import annotations
+
+from graph.authors.recipes.formula_basis import formula_quoted
+
+_OLD_RATE = "增值税 = 含税成交价 ÷ (1 + 5%) × 5%（2016-05-01至2025-12-31，持有不满2年）"
+_NEW_RATE = "增值税 = 成交价 ÷ (1 + 3%) × 3%（2026年1月1日起，持有不满2年）"
+_BARE_OLD = "2025年及以前增值税 = 成交价 ÷ 1.05 × 5%"
+
+
+def _quoted(told: str, *formulas: str) -> str | None:
+    stem = "本案中，卖方应缴纳的增值税为（　）"
+    return formula_quoted("增值税", stem, told, ("第八章",), [("s1", ("第八章",), list(formulas))])
+
+
+def test_a_formula_valid_until_2025_is_not_quoted_for_a_2026_sale_nor_one_from_2026_for_a_2025_sale():
+    # the working uses both rates' figures, so only the date window can tell the rules apart
+    working = "增值税=3,090,000÷1.03×3%=90,000元；旧征收率5%、1.05不再适用"
+    sale_2026 = f"2026年3月，甲某出售2019年购入的住房，持有不满2年。{working}"
+    assert _quoted(sale_2026, _OLD_RATE) is None
+    assert _quoted(sale_2026, _OLD_RATE, _NEW_RATE) == _NEW_RATE + "。"
+    sale_2025 = f"2025年11月，甲某出售住房，持有不满2年。{working}"
+    assert _quoted(sale_2025, _NEW_RATE) is None
+    assert _quoted(sale_2025, _NEW_RATE, _OLD_RATE) == _OLD_RATE + "。"
+
+
+def test_a_formula_quoted_bare_is_quoted_with_the_condition_the_book_states_for_it():
+    told = "2025年11月，乙某出售持有半年的住房，成交价325.5万元。增值税=3,255,000÷1.05×5%=155,000元"
+    quoted = _quoted(told, _BARE_OLD, "附加税费 = 增值税 × 6%", _OLD_RATE)
+    assert quoted == _OLD_RATE + "。"
+    assert "持有不满2年" in quoted
