@@ -57,6 +57,7 @@ async def test_a_case_is_asked_as_its_situation_then_a_graded_poll_per_sub_quest
                 card = await client.wait_for_text(learner, "解析", timeout=20)
                 if number < count:
                     poll = await client.wait_for_poll(learner, timeout=20)
+            said = [m for m in await client.transcript(learner) if m.from_bot]
             await client.send_text(learner, "/stats")
             stats = await client.wait_for_text(learner, "学习统计", timeout=10)
             await client.press(learner, first, "👎")
@@ -66,7 +67,6 @@ async def test_a_case_is_asked_as_its_situation_then_a_graded_poll_per_sub_quest
             clock.offset += 11 * MINUTE
             await client.send_text(learner, "/review")
             due = await client.wait_for_text(learner, "道题到期", timeout=10)
-            said = [m for m in await client.transcript(learner) if m.from_bot]
         store = await Store.open(settings.storage.database)
         try:
             attempts = await store.attempts.for_session(1)
