@@ -261,7 +261,7 @@ def test_the_card_marks_each_question_with_its_time_and_ends_with_the_score():
 
 def test_the_card_speaks_the_learners_language():
     card = results_card("en", [delivery(1)], [attempt(1, False, 5)], 1)
-    assert card.splitlines() == ["1. ✗ 5 s", "Round finished: 0/1 correct."]
+    assert card.splitlines() == ["1. ✗ 5 s", "Session finished: 0/1 correct."]
 
 
 def test_a_mixed_round_cycles_the_three_types():
