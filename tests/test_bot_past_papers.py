@@ -69,7 +69,9 @@ async def test_a_past_paper_round_with_a_case_is_graded_and_its_misses_come_back
     assert refused.reply_to_message_id == first.message_id
 
 
-async def test_past_paper_sessions_share_one_build_of_the_bank(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+async def test_past_paper_sessions_share_one_build_of_the_bank(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
     """Grouping and checking the whole bank is done for the first 真题练习 session of the process, not for
     every learner's session again."""
     built: list[PastPapers] = []
