@@ -2,18 +2,22 @@
 
 Every chapter of each bundled knowledge base is asked for 难 questions of every type in both modes, through
 the whole loop (router, finance expert, critic) with the offline author, as a learner's 难 session would.
-A request is served hard when its delivered question is estimated above HARD_ABOVE; one that could not be
-written at all counts against the share. A chapter is served hard when most of its written 难 requests are.
+A request is served hard when its delivered question is estimated above HARD_ABOVE; the share is of the
+questions written (those not written at all are counted beside it). A chapter is served hard when most of
+its written 单选 and 多选 难 requests are (a mixed 难 session asks no 判断, which is rarely 难); the share is
+also given per question type.
 The figure is the author's estimate, not learners' answers: progress.difficulty corrects it in use.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from engines.sessions import HARD_MIXED_ORDER
 from graph.service import GenerationService
 from retrieval.sources import load_sources
 from settings import Settings
@@ -31,22 +35,30 @@ Row = tuple[str, str, str, bool | None]
 
 @dataclass(frozen=True)
 class Served:
-    """What the 难 requests of one KB got: per chapter, (written, hard) counts, and how many failed."""
+    """What the 难 requests of one KB got: (written, hard) per question type, and per chapter for the types
+    a mixed 难 session asks (engines.sessions.HARD_MIXED_ORDER); how many could not be written at all
+    (mostly 灵活 requests in chapters with no case to tell)."""
 
     chapters: dict[str, tuple[int, int]]
+    qtypes: dict[str, tuple[int, int]]
     failed: int
 
     @property
-    def requests(self) -> int:
-        return sum(written for written, _ in self.chapters.values()) + self.failed
+    def written(self) -> int:
+        return sum(written for written, _ in self.qtypes.values())
 
     @property
     def hard(self) -> int:
-        return sum(hard for _, hard in self.chapters.values())
+        return sum(hard for _, hard in self.qtypes.values())
 
     @property
     def hard_chapters(self) -> int:
         return sum(written > 0 and hard * 2 > written for written, hard in self.chapters.values())
+
+
+def _add(tally: dict[str, tuple[int, int]], key: str, hard: bool) -> None:
+    written, hard_ones = tally.get(key, (0, 0))
+    tally[key] = (written + 1, hard_ones + hard)
 
 
 async def serve_hard(folder: Path, checkpoints: Path) -> Served:
@@ -59,43 +71,43 @@ async def serve_hard(folder: Path, checkpoints: Path) -> Served:
     sources = load_sources(kb, bank)
     service = await GenerationService.open(settings, sources=sources)
     chapters: dict[str, tuple[int, int]] = {}
+    qtypes: dict[str, tuple[int, int]] = {}
     failed = 0
     sampler = None
     try:
         for chapter in sources.tree.chapters:
-            written = hard = 0
-            for qtype in QUESTION_TYPES:
-                for mode in MODES:
-                    for number in range(VISITS):
-                        drawn, sampler = service.new_request(
-                            1, qtype, mode, [chapter.key], sampler_state=sampler
-                        )
-                        key = f"{chapter.name}-{qtype}-{mode}-{number}"
-                        request = drawn.model_copy(update={"question_id": key, "difficulty": "hard"})
-                        result = await service.generate(request)
-                        if result.question is None:
-                            failed += 1
-                            continue
-                        written += 1
-                        hard += result.question.difficulty > HARD_ABOVE
-            chapters[chapter.name] = (written, hard)
+            for qtype, mode, number in itertools.product(QUESTION_TYPES, MODES, range(VISITS)):
+                drawn, sampler = service.new_request(1, qtype, mode, [chapter.key], sampler_state=sampler)
+                key = f"{chapter.name}-{qtype}-{mode}-{number}"
+                result = await service.generate(
+                    drawn.model_copy(update={"question_id": key, "difficulty": "hard"})
+                )
+                if result.question is None:
+                    failed += 1
+                    continue
+                hard = result.question.difficulty > HARD_ABOVE
+                _add(qtypes, qtype, hard)
+                if qtype in HARD_MIXED_ORDER:
+                    _add(chapters, chapter.name, hard)
     finally:
         await service.close()
-    return Served(chapters, failed)
+    return Served(chapters, qtypes, failed)
 
 
 def rows_of(name: str, served: Served) -> list[Row]:
-    share = served.hard / served.requests if served.requests else 0.0
+    share = served.hard / served.written if served.written else 0.0
     chapters = served.hard_chapters / len(served.chapters) if served.chapters else 0.0
+    by_type = ", ".join(f"{qtype} {hard}/{written}" for qtype, (written, hard) in served.qtypes.items())
     return [
         (
-            f"difficulty[{name}]: 难 requests served hard ({served.failed} not written)",
-            f"{served.hard}/{served.requests} ({share:.0%})",
+            f"difficulty[{name}]: 难 requests served hard ({served.failed} more not written)",
+            f"{served.hard}/{served.written} ({share:.0%})",
             f"≥ {SHARE_TARGET:.0%}",
             share >= SHARE_TARGET,
         ),
+        (f"difficulty[{name}]: served hard by type", by_type, "", None),
         (
-            f"difficulty[{name}]: chapters whose 难 requests are mostly hard",
+            f"difficulty[{name}]: chapters whose 单选/多选 难 requests are mostly hard",
             f"{served.hard_chapters}/{len(served.chapters)}",
             f"> {CHAPTER_TARGET:.0%}",
             chapters > CHAPTER_TARGET,

@@ -6,6 +6,8 @@ another on a reroute) and which recipe turns it into the requested type and mode
 A 灵活 request looks through the whole chapter for a fact that can be told as a case whose details decide
 the answer, and is declined when there is none: a fixed frame (`FALLBACK`: an act in a sale, a rule with a
 name in it) is never delivered as 灵活.
+Every question's difficulty is measured on what the recipe wrote (graph/authors/difficulty.py), and a
+learner's band is met by choosing among the recipes and facts that fit.
 Same seed, slice and visit, same question.
 """
 
@@ -122,18 +124,18 @@ class OfflineAuthor:
         """The first question a fitting recipe writes; for a learner's band, each fitting recipe's question
         until one is in the band, else the closest (a fact told as a dated case is often harder than
         the same fact asked plainly)."""
-        closest: Written | None = None
+        off_band: list[Written] = []
         for recipe in self._recipes_for(fact, task, brief, recipes):
             written = self._written(recipe, fact, task, brief)
             if written is None:
                 continue
             if task.difficulty is None or level_of(written.draft.difficulty) == task.difficulty:
                 return written
-            if closest is None or _off_band(written.draft.difficulty, task.difficulty) < _off_band(
-                closest.draft.difficulty, task.difficulty
-            ):
-                closest = written
-        return closest
+            off_band.append(written)
+        band = task.difficulty
+        return (
+            min(off_band, key=lambda w: _off_band(w.draft.difficulty, band), default=None) if band else None
+        )
 
     def _write_in_band(self, task: Task) -> Written:
         """The learner's band (易/中/难) is met by choosing, not by rewriting: the facts after this one in
