@@ -96,6 +96,7 @@ def test_a_calculation_from_the_case_with_close_distractors_is_hard():
 def test_negative_wording_and_a_case_situation_each_make_a_question_harder():
     options = ["甲", "乙", "丙", "丁"]
     asked = estimate(_draft("下列做法中，正确的是（　）", options, "B"), "single", "strict")
+    assert level_of(asked) == "easy", "one textbook sentence recalled among four"
     negative = estimate(_draft("下列做法中，不正确的是（　）", options, "B"), "single", "strict")
     in_case = estimate(
         _draft("下列做法中，正确的是（　）", options, "B"), "single", "strict", case="张某委托…"

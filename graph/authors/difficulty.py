@@ -10,7 +10,8 @@ expected to get the question wrong on first meeting it; ≤ 0.3 is 易, > 0.6 is
 question's shape, where blind guessing sets the floor:
 
 - 判断 0.20 (half are right by guessing); a plain statement — 严谨, no figure in it — 0.15;
-- 单选 0.35 (four options);
+- 单选 0.35 (four options); a plain question — 严谨, no figure in its stem — 0.25, the usual share for
+  recalling one textbook sentence among four;
 - 多选 0.50 with two keys, 0.10 more for each further key: every key must be found and the one wrong
   option left out, and a missed key loses the whole question.
 
@@ -49,6 +50,7 @@ from vocabulary.records import Calculation
 
 _BASE = {"judge": 0.2, "single": 0.35, "multi": 0.5}
 PLAIN_JUDGE = 0.15
+PLAIN_SINGLE = 0.25
 PER_EXTRA_KEY = 0.1
 # Shares of the learners still right that each demand catches.
 FLEXIBLE = 0.15
@@ -97,7 +99,7 @@ def estimate(
     ]
     if calculation is not None:
         demands += [CALCULATION, *_calculation_demands(draft.explanation, calculation)]
-    right = 1 - _base(draft, qtype, mode, calculation is not None or bool(figures))
+    right = 1 - _base(draft, qtype, mode, calculation is not None or bool(figures) or bool(case))
     for share in demands:
         right *= 1 - share
     return round(min(max(1 - right, FLOOR), CEILING), 2)
@@ -122,8 +124,11 @@ def rated(
 
 
 def _base(draft: Draft, qtype: QuestionType, mode: Mode, figured: bool) -> float:
+    plain = mode == "strict" and not figured
     if qtype == "judge":
-        return PLAIN_JUDGE if mode == "strict" and not figured else _BASE["judge"]
+        return PLAIN_JUDGE if plain else _BASE["judge"]
+    if qtype == "single" and plain:
+        return PLAIN_SINGLE
     keys = len({letter for letter in draft.answer if letter.isalpha()})
     if qtype == "multi":
         return _BASE["multi"] + PER_EXTRA_KEY * max(keys - 2, 0)
