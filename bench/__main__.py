@@ -16,6 +16,7 @@ BENCHMARKS: tuple[str, ...] = (
     "bench.authoring",
     "bench.generation",
     "bench.critic",
+    "bench.difficulty",
     "bench.bot_load",
     "bench.cli",
 )

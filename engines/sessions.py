@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 MIXED_ORDER = ("single", "judge", "multi")
+# A mixed 难 session leaves 判断 out: with two options guessing alone gets half of them right, so the author
+# can rarely write one that is 难 (graph/authors/difficulty.py).
+HARD_MIXED_ORDER = ("single", "multi")
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,10 @@ class Pending:
 
 
 def question_type(settings: QuizSettings, position: int) -> str:
-    return MIXED_ORDER[(position - 1) % len(MIXED_ORDER)] if settings.qtype == "mixed" else settings.qtype
+    if settings.qtype != "mixed":
+        return settings.qtype
+    order = HARD_MIXED_ORDER if settings.difficulty == "hard" else MIXED_ORDER
+    return order[(position - 1) % len(order)]
 
 
 def question_key(session_id: int, position: int) -> str:

@@ -31,7 +31,7 @@ async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         update.effective_chat.id, update.effective_user.id, finish=True
     )
     if not stopped:
-        await update.effective_message.reply_text(text(locale, "no_active_round"))
+        await update.effective_message.reply_text(text(locale, "no_active_session"))
 
 
 async def retry(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -1,5 +1,6 @@
 """Group quizzes: /groupquiz starts a timed round (instructors and the group's administrators only),
-/stopquiz ends it early with the leaderboard, and members' poll answers are scored.
+/stopquiz ends it early with the leaderboard, and members' poll answers are scored and, like a private
+answer, feed each member's own 错题重练 schedule.
 
 A group answer gets no reply of its own — twenty members answering would flood the chat; the explanation
 after the poll closes and the leaderboard at the end speak to everyone at once.
@@ -18,6 +19,7 @@ from handlers import roundsetup
 from handlers.context import remember, state
 from handlers.instructors import is_instructor
 from handlers.pacing import post
+from progress import review
 from storage.deliveries import Delivery
 
 log = logging.getLogger(__name__)
@@ -69,9 +71,12 @@ async def record_answer(
 ) -> None:
     """Score a member's answer to a group quiz. The first answer counts (storage keeps it); one that
     arrives after the poll was closed and explained is ignored, so the explanation's tally and the
-    leaderboard never disagree."""
+    leaderboard never disagree. A counted answer reschedules the member's review of the question, so a
+    miss in the group comes back in their private /review."""
     found: BotState = state(app)
     if delivery.closed:
         log.info("ignored a late answer by %s to poll %s", user_id, delivery.poll_id)
         return
-    await found.store.attempts.record(delivery.id, user_id, option_ids)
+    recorded = await found.store.attempts.record(delivery.id, user_id, option_ids)
+    if recorded.new:
+        await review.record_answer(found.store, recorded.attempt)

@@ -17,7 +17,7 @@ from engines.sessions import Shown
 from engines.state import BotState
 from graph.authors.base import AuthorError
 from handlers.context import state
-from progress.pastpapers import NoPastQuestionsError, PastPapers, store_past
+from progress.pastpapers import NoPastQuestionsError, papers_of, store_past
 from progress.preferences import learner_zone
 from progress.review import due_questions, outlook
 from progress.summary import outlook_text
@@ -84,7 +84,7 @@ async def start_past_papers(found: BotState, chat_id: int, user_id: int, chosen:
     """真题练习: the bank's questions for the chosen chapters and type, stored as the chat's questions (so
     they are graded, counted and reviewed like any other) and fixed for the session when it starts."""
     locale = await found.sessions.locale(user_id)
-    papers = await asyncio.to_thread(PastPapers, found.sources.questions, found.sources.calc_checks)
+    papers = await asyncio.to_thread(papers_of, found.settings.data.question_bank, found.sources)
     chapters = {tuple(c) for c in chosen.chapters} or None
     try:
         items = await papers.pick(

@@ -10,12 +10,15 @@ changes nothing. Ties are broken by a seeded draw, so two chats, or two rounds o
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from graph.format import MAX_OPTIONS, OPTION_LIMIT, STEM_LIMIT, display_explanation, short_explanation
 from progress.difficulty import estimate
 from retrieval.models import PATH_SEPARATOR, MotherQuestion
+from retrieval.sources import Sources
 from storage.history import QuestionCount
 from storage.questions import QuestionVersion, ServedKey
 from storage.store import Store
@@ -219,6 +222,24 @@ class PastPapers:
             if questions:
                 selected.append(_Unit(unit.id, unit.case, questions, unit.chapter, unit.calculation))
         return selected
+
+
+# The practice units of each bank file this process has served, by (resolved path, modification time):
+# grouping and checking every question again for each 真题练习 session would cost each learner the same work.
+_BUILT: dict[tuple[Path, int], PastPapers] = {}
+_BUILDING = threading.Lock()
+
+
+def papers_of(bank: Path, sources: Sources) -> PastPapers:
+    """The bank's practice units, built on the first call for this file and shared by every later session
+    of the process (a PastPapers is never changed once built). `sources` must have been read from `bank`.
+    Blocking on first use: call it from a worker thread."""
+    key = (bank.resolve(), bank.stat().st_mtime_ns)
+    with _BUILDING:
+        papers = _BUILT.get(key)
+        if papers is None:
+            papers = _BUILT[key] = PastPapers(sources.questions, sources.calc_checks)
+    return papers
 
 
 def _level(past: PastQuestion, tallies: Mapping[str, QuestionCount]) -> Difficulty:

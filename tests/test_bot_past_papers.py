@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from handlers.context import state
 from handlers.sessions import start_past_papers
+from progress import pastpapers
 from progress.pastpapers import PastPapers
 from storage import Store
 from storage.quiz_settings import QuizSettings
@@ -64,3 +67,33 @@ async def test_a_past_paper_round_with_a_case_is_graded_and_its_misses_come_back
     assert len(attempts) == count and sum(not a.correct for a in attempts) == 5
     assert "5 道题到期" in due.text
     assert refused.reply_to_message_id == first.message_id
+
+
+async def test_past_paper_sessions_share_one_build_of_the_bank(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Grouping and checking the whole bank is done for the first 真题练习 session of the process, not for
+    every learner's session again."""
+    built: list[PastPapers] = []
+
+    class Counted(PastPapers):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            built.append(self)
+
+    monkeypatch.setattr(pastpapers, "PastPapers", Counted)
+    monkeypatch.setattr(pastpapers, "_BUILT", {})
+    async with world(tmp_path) as (emulator, client, settings):
+        learners = [await client.create_user(name) for name in ("Mia", "Noah")]
+        async with bot_running(emulator, settings) as app:
+            for learner in learners:
+                await client.send_text(learner, "/start")
+                await client.next_message(learner)
+            found = state(app)
+            for learner in (*learners, learners[0]):
+                chosen = QuizSettings(qtype="judge", count=1, source="past_papers")
+                await start_past_papers(found, learner.id, learner.id, chosen)
+                poll = await client.wait_for_poll(learner, timeout=20)
+                await client.vote(learner, poll, list(poll.poll.correct_option_ids))
+                await client.wait_for_text(learner, "答对 1/1 题", timeout=20)
+    assert len(built) == 1

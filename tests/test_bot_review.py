@@ -10,6 +10,7 @@ from pathlib import Path
 from handlers.context import state
 from storage import Store
 from testkit.botharness import bot_running, world
+from testkit.roundharness import QUICK_POLLS, quick_pace, replies_to, start_group_round
 from tests.test_bot_private import choose, wrong_choice
 
 MINUTE = 60.0
@@ -129,3 +130,30 @@ async def test_a_revised_question_comes_back_as_its_revision(tmp_path: Path):
         served = await client.wait_for_poll(kim, timeout=20)
     assert "修订" in notice.text
     assert served.poll.question.startswith("1/1 修订后的题干：")
+
+
+async def test_a_miss_in_a_group_round_comes_back_in_the_members_private_review(tmp_path: Path):
+    """A group round's question a member got wrong is theirs to review in private, like a private miss;
+    a member who got it right has nothing scheduled."""
+    clock = ShiftedClock()
+    async with (
+        world(tmp_path, QUICK_POLLS) as (emulator, client, settings),
+        bot_running(emulator, settings, quick_pace(0.05), clock=clock),
+    ):
+        ann, ben = await client.create_user("Ann"), await client.create_user("Ben")
+        group = await client.create_group("备考群", [ben], admins=[ann])
+        await start_group_round(client, group, ann, count="1", seconds="30", qtype="判断")
+        quiz = await client.wait_for_poll(group, timeout=20)
+        await client.vote(ann, quiz, list(quiz.poll.correct_option_ids))
+        await client.vote(ben, quiz, wrong_choice(quiz.poll))
+        await client.wait_for_message(group, replies_to(quiz), timeout=10)
+        await client.wait_for_text(group, "排行榜", timeout=10)
+        clock.offset += 11 * MINUTE
+        await client.send_text(ben, "/review")
+        notice = await client.wait_for_text(ben, "到期", timeout=10)
+        served = await client.wait_for_poll(ben, timeout=20)
+        await client.send_text(ann, "/review")
+        nothing = await client.wait_for_text(ann, "错题", timeout=10)
+    assert "1 道题到期" in notice.text
+    assert served.poll.question == "1/1 " + quiz.poll.question.split(" ", 1)[1]
+    assert "还没有需要复习的错题" in nothing.text

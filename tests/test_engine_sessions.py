@@ -261,9 +261,15 @@ def test_the_card_marks_each_question_with_its_time_and_ends_with_the_score():
 
 def test_the_card_speaks_the_learners_language():
     card = results_card("en", [delivery(1)], [attempt(1, False, 5)], 1)
-    assert card.splitlines() == ["1. ✗ 5 s", "Round finished: 0/1 correct."]
+    assert card.splitlines() == ["1. ✗ 5 s", "Session finished: 0/1 correct."]
 
 
 def test_a_mixed_round_cycles_the_three_types():
     mixed = QuizSettings(qtype="mixed")
     assert [question_type(mixed, p) for p in range(1, 5)] == ["single", "judge", "multi", "single"]
+
+
+def test_a_mixed_hard_session_asks_no_true_or_false_question():
+    """A 判断 is almost never 难: a learner asking for 难 questions of every type gets the two others."""
+    hard = QuizSettings(qtype="mixed", difficulty="hard")
+    assert [question_type(hard, p) for p in range(1, 5)] == ["single", "multi", "single", "multi"]

@@ -28,7 +28,7 @@ DRAFT = {
     "options": ["卖方", "买方", "经纪机构", "登记机构"],
     "answer": "B",
     "explanation": "教材依据：契税由承受权属的一方缴纳。\n试题分析：买方承受房屋权属。\n结论：本题选B。",
-    "difficulty": 0.4,
+    "difficulty": 0.25,  # what graph.authors.difficulty measures for a plain single choice
 }
 SLICE = Slice(
     id="k-deed",
@@ -106,6 +106,13 @@ async def test_function_calling_forces_the_schema_tool(server: FakeOpenAI) -> No
     assert request.forced_tool == "Draft" and request.tool_names == ["Draft"]
     assert request.response_format is None
     assert authored.draft == Draft(**DRAFT) and authored.qtype == "single"
+
+
+async def test_the_models_own_difficulty_is_replaced_by_the_measured_estimate(server: FakeOpenAI) -> None:
+    """A model rates its questions as it likes; the band a learner is served by is measured on the draft."""
+    server.script(Reply.answer(DRAFT | {"difficulty": 0.9}))
+    authored = await author_for(server).draft(TASK)
+    assert authored.draft.difficulty == 0.25
 
 
 async def test_the_draft_prompt_names_the_learners_band_only_when_one_was_chosen(server: FakeOpenAI) -> None:

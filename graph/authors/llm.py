@@ -25,6 +25,7 @@ import calc
 from calc.labels import final_figure, result_label
 from graph import prompts
 from graph.authors.base import Authored, AuthorError, CalcChoice, Choice, Review, Task
+from graph.authors.difficulty import rated
 from graph.schemas import Draft, Issue, ReviewVerdict, VerificationReport
 from retrieval.models import MotherQuestion, Slice
 from settings.errors import StartupError
@@ -220,6 +221,7 @@ class LLMAuthor:
 
     async def draft(self, task: Task) -> Authored:
         draft, usage = await self._structured(Draft, self._draft_prompt(task))
+        draft = rated(draft, task.qtype, task.mode, task.facts, [task.slice.id])  # not the model's own guess
         return Authored(draft=draft, qtype=task.qtype, usage=usage)
 
     async def choose_calculation(self, task: Task, candidates: list[str]) -> Choice:
@@ -264,6 +266,7 @@ class LLMAuthor:
         calculation = Calculation(
             calculator=choice.calculator, args=choice.args, field=field, value=result[field]
         )
+        draft = rated(draft, qtype, task.mode, task.facts, [task.slice.id], calculation=calculation)
         return Authored(draft=draft, qtype=qtype, calculation=calculation, usage=usage)
 
     async def fix(self, task: Task, question: Question, report: VerificationReport) -> Authored | None:

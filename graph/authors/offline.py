@@ -6,6 +6,8 @@ another on a reroute) and which recipe turns it into the requested type and mode
 A 灵活 request looks through the whole chapter for a fact that can be told as a case whose details decide
 the answer, and is declined when there is none: a fixed frame (`FALLBACK`: an act in a sale, a rule with a
 name in it) is never delivered as 灵活.
+Every question's difficulty is measured on what the recipe wrote (graph/authors/difficulty.py), and a
+learner's band is met by choosing among the recipes and facts that fit.
 Same seed, slice and visit, same question.
 """
 
@@ -18,6 +20,7 @@ from typing import Any
 
 from graph.authors.amend import amend
 from graph.authors.base import Authored, AuthorError, CalcChoice, Choice, Review, Task
+from graph.authors.difficulty import rated
 from graph.authors.recipes import CALCULATION, CASES, FALLBACK, MIMIC, RECIPES, Recipe
 from graph.authors.recipes.base import Brief, Written
 from graph.complaints import complaint_in
@@ -75,6 +78,24 @@ class OfflineAuthor:
             return RECIPES
         return tuple(r for r in RECIPES if r not in FALLBACK)
 
+    def _written(self, recipe: Recipe, fact: Fact, task: Task, brief: Brief) -> Written | None:
+        """The recipe's question with its difficulty measured on what came out (graph.authors.difficulty),
+        not the recipe's flat guess, so a band can be aimed at by choosing."""
+        written = recipe.write(fact, brief)
+        if written is None:
+            return None
+        slices = [task.facts.by_id[i].slice_id for i in written.fact_ids if i in task.facts.by_id]
+        draft = rated(
+            written.draft,
+            written.qtype,
+            task.mode,
+            task.facts,
+            slices,
+            asked=written.fact_ids,
+            calculation=written.calculation,
+        )
+        return replace(written, draft=draft)
+
     def _write(self, task: Task, brief: Brief) -> Written:
         """The slice's own facts first; a slice too thin for the requested type lends the question to its
         neighbours, and the question is then filed under the neighbour. Facts the chat was asked lately come
@@ -87,16 +108,34 @@ class OfflineAuthor:
                 for fact in self._facts_in_turn(task, slice_id):
                     if (fact.id in task.avoid) == fresh:
                         continue
-                    for recipe in self._recipes_for(fact, task, brief, recipes):
-                        written = recipe.write(fact, brief)
-                        if written is not None:
-                            return written
+                    written = self._best_of_fact(fact, task, brief, recipes)
+                    if written is not None:
+                        return written
         if task.mode == "flexible":
             raise AuthorError(
                 f"知识点“{task.slice.title}”所在章节中没有能写成灵活{_NAMES[task.qtype]}题的案例"
                 "（由案情细节决定答案的情形、条件、步骤或材料），请改选严谨模式或其他题型"
             )
         raise AuthorError(f"知识点“{task.slice.title}”中没有能写成{_NAMES[task.qtype]}题的知识")
+
+    def _best_of_fact(
+        self, fact: Fact, task: Task, brief: Brief, recipes: tuple[Recipe, ...]
+    ) -> Written | None:
+        """The first question a fitting recipe writes; for a learner's band, each fitting recipe's question
+        until one is in the band, else the closest (a fact told as a dated case is often harder than
+        the same fact asked plainly)."""
+        off_band: list[Written] = []
+        for recipe in self._recipes_for(fact, task, brief, recipes):
+            written = self._written(recipe, fact, task, brief)
+            if written is None:
+                continue
+            if task.difficulty is None or level_of(written.draft.difficulty) == task.difficulty:
+                return written
+            off_band.append(written)
+        band = task.difficulty
+        return (
+            min(off_band, key=lambda w: _off_band(w.draft.difficulty, band), default=None) if band else None
+        )
 
     def _write_in_band(self, task: Task) -> Written:
         """The learner's band (易/中/难) is met by choosing, not by rewriting: the facts after this one in
@@ -141,7 +180,7 @@ class OfflineAuthor:
             if fact.calculator not in candidates:
                 continue
             for recipe in recipes:  # a variant of an aligned past question first, when there is one
-                written = recipe.write(fact, brief)
+                written = self._written(recipe, fact, task, brief)
                 if written is not None and written.calculation is not None:
                     return written
         return None
