@@ -56,3 +56,26 @@ def test_the_option_a_frame_names_last_is_another_thing_not_the_act_turned_round
         "下列遗嘱中，无需两个以上见证人在场见证的是（　）。", ["自书遗嘱", "代书遗嘱"], "A", WITNESSES
     )
     assert verdicts(question, WITNESSES)[0] != "contradicted"
+
+
+SHARED = Slice(
+    id="shared",
+    path=("第一篇 房屋", "第二章 房屋面积", "第三节 共有建筑面积"),
+    mastery="掌握",
+    text="不得分摊的建筑面积主要有：（1）作为独立使用的地下室、车棚、车库；（2）作为人防工程的地下室。",
+)
+
+
+def test_a_prohibition_put_before_the_act_in_another_word_order_is_the_same_prohibition():
+    """ "不得作为共有建筑面积分摊的有" asks what the lead "不得分摊的建筑面积主要有" lists: the 不得 stands a
+    few words earlier, on the same act."""
+    library = SimpleNamespace(knowledge=KnowledgeIndex([SHARED]), facts=FactBase(()))
+    question = choice(
+        "下列建筑面积中，不得作为共有建筑面积分摊的有（　）。",
+        ["作为人防工程的地下室", "电梯井"],
+        "A",
+        SHARED,
+    )
+    found = ground_question(question, SHARED, library).statements
+    assert found[0].verdict == "supported"
+    assert found[1].verdict != "supported"
