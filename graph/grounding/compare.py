@@ -565,6 +565,15 @@ def _rival_in_place(written: str, said: str, claim: Claim, passage: Passage) -> 
     return f"教材中此处为“{theirs}{head}”，而非“{mine}{head}”"
 
 
+def _in_act(words: str, said: str, modal: str, option: str) -> bool:
+    """The statement's own words stand in the act its flipped modal governs, not before it, and are not
+    the option a frame puts last: "可以〔根据〕装修需要自行拆除" against "不能为了扩大客厅等装修需要自行
+    拆除" words the same act otherwise, said of the same doer; "无需…见证的是〔自书遗嘱〕" names another
+    thing."""
+    at = said.find(modal)
+    return at >= 0 and words in said[at + len(modal) :] and not (option and words in option)
+
+
 def _contradiction(claim: Claim, passage: Passage) -> str:
     said, written = normalise(claim.clause), passage.norm
     swapped = _key_swap(claim.whole, passage)
@@ -574,10 +583,16 @@ def _contradiction(claim: Claim, passage: Passage) -> str:
     rival = _rival_in_place(*local, claim, passage) if local else ""
     if rival:
         return rival
-    other = substitution(claim.clause, passage.text, added=False)
-    if other and other[1] and not is_opposite(*other) and not _TURNING.search("".join(other)):
-        return ""  # other words in the same place: another subject, not this rule turned round
     flip = modal_flip(said, written)
+    other = substitution(claim.clause, passage.text, added=False)
+    if (
+        other
+        and other[1]
+        and not is_opposite(*other)
+        and not _TURNING.search("".join(other))
+        and not (flip and _in_act(other[1], said, flip[1], normalise(claim.option)))
+    ):
+        return ""  # other words in the same place: another subject, not this rule turned round
     if flip:
         return f"{flip[0]}→{flip[1]}"
     improper = breach(said, written) if claim.conduct else ""

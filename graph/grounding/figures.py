@@ -164,6 +164,6 @@ def outside_period(whole: str, written: str) -> bool:
 def other_case(whole: str, written: str) -> bool:
     """Every figure of a statement with several differs from the sentence's: another case, not the same
     rule with one figure changed."""
-    said = [n for n in numbers(normalise(whole)) if n.unit != "date"]
+    said = list({(n.value, n.unit): n for n in numbers(normalise(whole)) if n.unit != "date"}.values())
     theirs = [n for n in numbers(written) if n.unit != "date"]
     return len(said) > 1 and not any(same(a, b) for a in said for b in theirs)

@@ -222,6 +222,8 @@ def sequence(text: str) -> list[str]:
 _POLARITY = {"应当": "must", "必须": "must", "可以": "may", "不得": "not", "无需": "neednot"}
 # How far before the act a marker may stand ("不得随意拆除": the act 拆除 follows the adverb).
 _MARKER_REACH = 3
+# Bigrams two acts share to be the same act in another word order.
+_SHARED_ACT = 2
 _KEY = 4
 
 
@@ -276,6 +278,17 @@ def _markers_on(one: str, other: str, marker: Polar) -> list[Polar | None]:
     return found
 
 
+def _same_act_marked(one: str, other: str, marker: Polar) -> bool:
+    """The other text puts a marker of the same polarity on an act that shares words with this one's, though
+    in another word order: "不得〔作为共有建筑面积〕分摊" and "不得分摊的建筑面积" forbid the same act."""
+    governed = grams(CLAUSE_STOPS.split(one[marker.act : marker.act + _GOVERNED])[0])
+    return any(
+        p.polarity == marker.polarity
+        and len(governed & grams(CLAUSE_STOPS.split(other[p.act : p.act + _GOVERNED])[0])) >= _SHARED_ACT
+        for p in polars(other)
+    )
+
+
 def polarity_clash(said: str, written: str) -> tuple[str, str] | None:
     """(source word, statement word), "" for none, where the two put different modals or negations on the
     same act: "不得泄露" against "泄露", "可以请求" against "应当请求", "未经同意" against "经同意". An
@@ -285,6 +298,8 @@ def polarity_clash(said: str, written: str) -> tuple[str, str] | None:
         for marker in polars(one):
             found = _markers_on(one, other, marker)
             if not found or any(p is not None and p.polarity == marker.polarity for p in found):
+                continue
+            if _same_act_marked(one, other, marker):
                 continue
             stated = [p for p in found if p is not None]
             if not stated and marker.polarity in ("must", "may"):
