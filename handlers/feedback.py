@@ -25,7 +25,7 @@ from handlers.instructors import instructor_ids, is_instructor
 from handlers.polls import option_list
 from handlers.revisions import mark, send_preview
 from handlers.status import StatusMessage
-from progress.pastpapers import is_bank_question
+from progress.origins import written_outside_the_loop
 from storage.deliveries import Delivery
 from vocabulary import callbacks
 from vocabulary.kinds import FEEDBACK_REASONS
@@ -65,10 +65,11 @@ async def ask_reason(update: Update, context: ContextTypes.DEFAULT_TYPE, locale:
     if delivery is None:
         return
     instructor = await may_revise(context, query.from_user.id, delivery)
-    if instructor and await is_bank_question(state(context).store, delivery.version_id):
+    outside = instructor and await written_outside_the_loop(state(context).store, delivery.version_id)
+    if outside:
         await context.bot.send_message(
             delivery.chat_id,
-            text(locale, "bank_question_no_revision"),
+            text(locale, f"{outside}_question_no_revision"),
             reply_parameters=ReplyParameters(delivery.message_id),
         )
         return
@@ -212,10 +213,9 @@ async def _revise(
     store = found.store
     locale = await store.users.get_locale(instructor_id) or found.settings.locale.default
     delivery = await store.deliveries.get(delivery_id)
-    if await is_bank_question(
-        store, delivery.version_id
-    ):  # a learner's report of a past question, 修复 pressed
-        await app.bot.send_message(status_chat, text(locale, "bank_question_no_revision"))
+    outside = await written_outside_the_loop(store, delivery.version_id)
+    if outside:  # a learner's report of a past or case question, 修复 pressed
+        await app.bot.send_message(status_chat, text(locale, f"{outside}_question_no_revision"))
         return
     version = await store.questions.version(delivery.version_id)
     limit = found.settings.telegram.revision_limit

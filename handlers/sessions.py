@@ -17,6 +17,7 @@ from engines.sessions import Shown
 from engines.state import BotState
 from graph.authors.base import AuthorError
 from handlers.context import state
+from progress.origins import case_key
 from progress.pastpapers import NoPastQuestionsError, papers_of, store_past
 from progress.preferences import learner_zone
 from progress.review import due_questions, outlook
@@ -69,7 +70,7 @@ async def start_case(found: BotState, chat_id: int, user_id: int, chosen: QuizSe
     for number, question in enumerate(case.questions, start=1):
         request = GenerationRequest(
             chat_id=chat_id,
-            question_id=f"case{seed}q{number}",
+            question_id=case_key(seed, number),
             qtype=question.qtype,
             mode=chosen.mode,
             chapters=[list(chapter)],

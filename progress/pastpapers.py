@@ -17,6 +17,7 @@ from pathlib import Path
 
 from graph.format import MAX_OPTIONS, OPTION_LIMIT, STEM_LIMIT, display_explanation, short_explanation
 from progress.difficulty import estimate
+from progress.origins import BANK_PREFIX
 from retrieval.models import PATH_SEPARATOR, MotherQuestion
 from retrieval.sources import Sources
 from storage.history import QuestionCount
@@ -25,16 +26,7 @@ from storage.store import Store
 from vocabulary.kinds import Difficulty, QuizType
 from vocabulary.records import GenerationRequest, Question
 
-KEY_PREFIX = "bank-"
 Chapter = tuple[str, ...]
-
-
-async def is_bank_question(store: Store, version_id: int) -> bool:
-    """A past exam question from the bank: the loop did not write it, so it has no thread to revise, and an
-    instructor is told so instead of waiting for a revision that cannot come."""
-    version = await store.questions.version(version_id)
-    stored = await store.questions.get(version.question_id) if version else None
-    return stored is not None and stored.question_key.startswith(KEY_PREFIX)
 
 
 @dataclass(frozen=True)
@@ -46,7 +38,7 @@ class PastQuestion:
 
     @property
     def key(self) -> str:
-        return f"{KEY_PREFIX}{self.mother_id}"
+        return f"{BANK_PREFIX}{self.mother_id}"
 
     def request(self, chat_id: int) -> GenerationRequest:
         """What the store records it under: a thread of its own per chat, never a generation thread."""
@@ -181,11 +173,11 @@ class PastPapers:
         every learner's first answers once there are enough; a case keeps its situation and only its
         sub-questions of that level.
         """
-        tallies = await store.history.first_answer_tallies_by_key(KEY_PREFIX) if difficulty else {}
+        tallies = await store.history.first_answer_tallies_by_key(BANK_PREFIX) if difficulty else {}
         units = self._select(chapters, qtype, calculation_only, difficulty, tallies)
         if not units:
             raise NoPastQuestionsError(_empty_message(chapters, qtype, calculation_only, difficulty))
-        served = await store.questions.served_keys(chat_id, KEY_PREFIX)
+        served = await store.questions.served_keys(chat_id, BANK_PREFIX)
         rng = random.Random(f"{chat_id}/{seed}")
         draw = {unit.id: rng.random() for unit in units}
         units.sort(key=lambda unit: (*_freshness(unit, served), draw[unit.id]))

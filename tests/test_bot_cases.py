@@ -64,6 +64,8 @@ async def test_a_case_is_asked_as_its_situation_then_a_graded_poll_per_sub_quest
             prompt = await client.wait_for_text(learner, "感谢反馈", timeout=10)
             await client.press(learner, prompt, "解析有误")
             report = await client.wait_for_text(teacher, "学员反馈：解析有误", timeout=10)
+            await client.press(teacher, report, "修复")
+            refused = await client.wait_for_text(teacher, "无法单独送回修订流程", timeout=10)
             clock.offset += 11 * MINUTE
             await client.send_text(learner, "/review")
             due = await client.wait_for_text(learner, "道题到期", timeout=10)
@@ -81,6 +83,7 @@ async def test_a_case_is_asked_as_its_situation_then_a_graded_poll_per_sub_quest
     assert f"已答 {count} 题，答对 {count - 1} 题" in stats.text
     assert "1 道题到期" in due.text
     assert "本案中" in report.text
+    assert "案例题" in refused.text
 
 
 async def test_a_chapter_without_worked_calculations_is_not_offered_a_case(tmp_path: Path):
