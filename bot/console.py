@@ -15,7 +15,7 @@ import re
 import sys
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -111,6 +111,9 @@ class Console:
         self.chat_titles: dict[int, str] = {}
         self._shown: dict[tuple[int, int], ChatMessage] = {}
         self._interactive_message: dict[int, tuple[int, int]] = {}
+        # What the last press or vote went to, as shown then: piped input waits for the next message, or
+        # for this one edited (a menu's next step), not for a refreshed vote count.
+        self._spent: tuple[object, ...] | None = None
         self._latest_file: dict[int, ChatMessage] = {}
         self._reply_wanted: dict[int, int] = {}
         self._my_votes: dict[tuple[str, int], tuple[int, ...]] = {}
@@ -230,14 +233,33 @@ class Console:
         poll = message.poll if message else None
         return bool(poll and not poll.is_closed and not self._my_votes.get((poll.id, self.user.id)))
 
-    async def _number(self, number: int) -> bool:
+    async def _target(self, usable: Callable[[ChatMessage], bool]) -> ChatMessage | None:
+        """The bot's latest button message or poll. Piped input cannot see that the bot is still writing a
+        question, so there a line waits (up to `max_wait`) for a message it can act on other than the one it
+        already acted on; a person at the keyboard sees for themselves."""
         message = self._latest()
+        if self.interactive:
+            return message
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.max_wait
+        while (message is None or _shown_as(message) == self._spent or not usable(message)) and (
+            loop.time() < deadline
+        ):
+            await asyncio.sleep(0.05)
+            message = self._latest()
+        return message
+
+    def _actionable(self, message: ChatMessage) -> bool:
+        return bool(message.buttons) or self._open_poll_unanswered(message)
+
+    async def _number(self, number: int) -> bool:
+        message = await self._target(self._actionable)
         if self._open_poll_unanswered(message):
             return await self._vote([number])
         return await self._press(number)
 
     async def _press(self, number: int) -> bool:
-        message = self._latest()
+        message = await self._target(lambda m: bool(m.buttons))
         if message is None or not message.buttons:
             self.say("(no message with buttons here)")
             return False
@@ -245,15 +267,17 @@ class Console:
             self.say(f"(choose a button between 1 and {len(message.buttons)})")
             return False
         await self.client.press(self.user, message, message.buttons[number - 1])
+        self._spent = _shown_as(message)
         return True
 
     async def _vote(self, numbers: list[int]) -> bool:
-        message = self._latest()
+        message = await self._target(self._open_poll_unanswered)
         if message is None or message.poll is None or message.poll.is_closed:
             self.say("(no open poll here)")
             return False
         chosen = sorted({number - 1 for number in numbers})
         await self.client.vote(self.user, message, chosen)
+        self._spent = _shown_as(message)
         return True
 
     # ---- output --------------------------------------------------------------------------------------------
@@ -465,6 +489,10 @@ async def run_console(
         except (OSError, EmulatorError) as error:
             sink.write(f"cannot talk to the emulator at {base_url}: {error}\n")
             return 1
+
+
+def _shown_as(message: ChatMessage) -> tuple[object, ...]:
+    return (message.chat_id, message.message_id, message.body, tuple(message.buttons))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

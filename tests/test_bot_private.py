@@ -170,17 +170,17 @@ async def test_a_failed_generation_says_so_and_offers_a_retry(tmp_path: Path):
 
 
 class SlowAuthor:
-    """The offline author, one second slower per draft: long enough to /cancel in the middle."""
+    """The offline author, a second (or `seconds`) slower per draft: long enough to /cancel in the middle."""
 
-    def __init__(self, inner) -> None:
-        self.inner = inner
+    def __init__(self, inner, seconds: float = 1.0) -> None:
+        self.inner, self.seconds = inner, seconds
         self.name = "slow"
 
     def __getattr__(self, name):
         return getattr(self.inner, name)
 
     async def draft(self, task):
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(self.seconds)
         return await self.inner.draft(task)
 
 
@@ -233,6 +233,25 @@ async def test_the_console_client_plays_a_round_from_standard_input(tmp_path: Pa
     assert code == 0
     assert "请选择章节" in shown and "请选择题型" in shown and "每轮题量" in shown
     assert "本轮结束：答对" in shown
+
+
+async def test_piped_console_input_waits_for_a_question_slower_than_its_quiet_time(
+    tmp_path: Path, monkeypatch
+):
+    """The bot goes quiet while it writes: the script's answer line waits for the poll instead of pressing
+    a button of the message before it."""
+    original = graph.service.make_author
+    monkeypatch.setattr(graph.service, "make_author", lambda llm: SlowAuthor(original(llm), seconds=3.0))
+    async with world(tmp_path) as (emulator, _client, settings), bot_running(emulator, settings):
+        # …, 3 questions, 不限, 生成题目, then three answers: each next question is written after the last
+        # answer, seconds of silence in which the script must not press the answered quiz's 👍.
+        script = io.StringIO("/quiz\n1\n1\n1\n2\n4\n1\n1\n1\n1\n")
+        output = io.StringIO()
+        code = await run_console(emulator.root_url, "hugo", script, output, interactive=False, quiet=0.2)
+    shown = output.getvalue()
+    assert code == 0
+    assert shown.count("your answer: 1") == 3 and "本轮结束：答对" in shown
+    assert "(no message with buttons here)" not in shown
 
 
 async def test_a_round_interrupted_while_writing_resumes_after_a_restart(tmp_path: Path, monkeypatch):
