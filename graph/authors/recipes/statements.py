@@ -536,9 +536,9 @@ class Statements:
         pool: list[Said] = []
         rings = around(fact, brief, _KINDS)
         # A single choice keeps to its slice, or its section when the slice alone would leave the key the
-        # one sentence of its polarity: a round of questions on one chapter does not ask "关于<the
-        # chapter>" again and again.
-        for depth, ring in enumerate(rings[:2] if brief.task.qtype == "single" else rings):
+        # one sentence of its polarity, and reaches the chapter only when neither has distractors enough:
+        # a round of questions on one chapter does not ask "关于<the chapter>" again and again.
+        for depth, ring in enumerate(rings):
             brief.rng.shuffle(ring)
             pool += [s for s in (said(f, brief) for f in ring) if s is not None]
             if depth == 1:
