@@ -30,9 +30,7 @@ async def test_every_chapter_yields_verified_questions_of_each_type(settings, sa
     """严谨 questions of every type come from every chapter. 灵活 needs a real situation, which some chapters'
     material cannot give (bare limits, definitions): there the author fails cleanly, saying so, rather than
     deliver a fixed frame, so only a floor is held (measured 2026-11-24 with no fixed frame delivered:
-    judge 14, single 14, multi 3 of 16 chapters). A 严谨 single choice of a chapter whose only false
-    statements were a core duty negated or a party swapped into nonsense is declined (14 of 16 since
-    h-xdistract)."""
+    judge 14, single 14, multi 3 of 16 chapters)."""
     service = await _open(settings, sample_sources)
     passed: Counter[tuple[str, str]] = Counter()
     chapters = [c for c in sample_sources.tree.chapters if c.slices]
@@ -52,7 +50,7 @@ async def test_every_chapter_yields_verified_questions_of_each_type(settings, sa
         await service.close()
     assert len(chapters) == 16
     assert passed["judge", "strict"] == passed["multi", "strict"] == 16
-    assert passed["single", "strict"] >= 14
+    assert passed["single", "strict"] >= 15
     assert passed["judge", "flexible"] >= 12
     assert passed["single", "flexible"] >= 10
     assert passed["multi", "flexible"] >= 3
