@@ -479,3 +479,18 @@ def test_a_duty_after_a_list_items_label_is_no_rule_of_its_own() -> None:
     )
     modals = [f for f in compile_slice(make_slice(text)) if f.kind == "modal"]
     assert {f.consequence for f in modals} == {"提示贷款风险", "结清物业费"}
+
+
+def test_a_rows_ordinal_names_no_case_and_a_bound_cell_follows_its_column() -> None:
+    """ "级数为1，增值额占扣除项目金额的比例为未超过50%的部分的，税率为" was a table row pasted into a stem:
+    the row's number names nothing, and a cell opening with its bound reads after its column without 为."""
+    table = (
+        "| 级数 | 增值额占扣除项目金额的比例 | 税率 |\n|---|---|---|\n"
+        "| 1 | 未超过50%的部分 | 30% |\n| 2 | 超过50%、未超过100%的部分 | 40% |"
+    )
+    facts = of_kind(
+        compile_slice(make_slice("土地增值税实行四级超率累进税率。", tables=(table,))), "threshold"
+    )
+    first = one(facts, value_text="30%")
+    assert first.subject == "增值额占扣除项目金额的比例未超过50%的部分的税率" and first.condition == ""
+    assert not any("级数" in f.subject or "级数" in f.condition for f in facts)

@@ -104,7 +104,7 @@ def _checked(written: Written, mode: str) -> list:
     return run_checks(write_question(authored, SLICE, mode), "judge")
 
 
-@pytest.mark.parametrize("fact", [BYPASS, KEYS, NAME, HELD, REPORT])
+@pytest.mark.parametrize("fact", [BYPASS, KEYS, NAME, HELD])
 def test_strict_states_the_rule_true_or_with_its_modal_turned(fact: Fact) -> None:
     rule = rule_of(fact)
     seen = set()
@@ -171,3 +171,62 @@ def test_a_second_rule_of_the_same_sentence_is_not_quoted_into_the_statement() -
     for seed in range(8):
         stem = _write(KEYS, "strict", seed).draft.stem
         assert "带看前" not in stem
+
+
+PERMISSION = _modal(
+    "m-permission",
+    "缴存住房公积金的职工，在购买自住住房时，可以向住房公积金管理中心申请住房公积金贷款。",
+    "",
+    "可以",
+    "向住房公积金管理中心申请住房公积金贷款",
+)
+PRICE = _modal("m-price", "价款条款应写明房屋成交总价。", "价款条款", "应当", "写明房屋成交总价")
+
+
+@pytest.mark.parametrize("fact", [REPORT, PERMISSION, PRICE])
+def test_a_duty_or_permission_the_book_states_outright_is_never_denied(fact: Fact) -> None:
+    """ "房屋状况说明书无需真实、客观", "缴存职工…不得申请公积金贷款": examiners strike such judges as
+    eliminated at sight. The rule is asked as it stands."""
+    for seed in range(12):
+        written = _write(fact, "strict", seed)
+        assert written is not None and written.draft.answer == "A"
+        assert not re.search("无需|不得", written.draft.stem)
+
+
+CUT = [
+    _modal(
+        "m-parts",
+        "不能把两部分贷款合并后按其中一个利率计算，也不能用两个利率的平均数计算。",
+        "",
+        "不得",
+        "把两部分贷款合并后按其中一个利率计算",
+    ),
+    _modal(
+        "m-party",
+        "任何一方不得单方面要求监管机构向自己划转资金。",
+        "任何一方",
+        "不得",
+        "单方面要求监管机构向自己划转资金",
+    ),
+    _modal(
+        "m-count",
+        "享受免征应当同时满足两个条件：①持有满5年；②唯一住房。",
+        "享受免征",
+        "应当",
+        "同时满足两个条件",
+    ),
+    _modal(
+        "m-floor",
+        "各城市可以在全国统一的下限基础上，自主确定本地的最低首付款比例。",
+        "各城市",
+        "可以",
+        "在全国统一的下限基础上",
+    ),
+]
+
+
+@pytest.mark.parametrize("fact", CUT)
+def test_a_rule_that_leans_on_its_passage_is_no_judge(fact: Fact) -> None:
+    """A stem with no subject, an unresolved "任何一方", a count of unnamed conditions or a clause stopping
+    at "…基础上" cannot be judged true or false on its own."""
+    assert all(_write(fact, "strict", seed) is None for seed in range(6))

@@ -94,7 +94,10 @@ LONG = _fact(
     "statement",
     "买卖双方在合同中约定由买方承担全部税费的，只改变税款的经济负担，并不改变法定的纳税人。",
 )
-FACTS = [SETTLE, SIGN, LOAN, FEE, EXEMPT, PAYER, PER_CASE, LONG]
+# The row of the slice that states the values FEE and EXEMPT are falsified into: a distractor's value is
+# one the book states as what holds somewhere beside the rule.
+STATED = _fact("r-stated", "table_row", "| 非住宅类 | 550元 | 持有1年 | 持有5年 |")
+FACTS = [SETTLE, SIGN, LOAN, FEE, EXEMPT, PAYER, PER_CASE, LONG, STATED]
 TRUE_TEXTS = {
     "卖方应当在交房前结清物业服务费",
     "经纪人员不得代替买卖双方签署合同",
@@ -644,3 +647,178 @@ def test_facts_the_chat_was_just_asked_are_not_reused_as_options_while_others_re
             written.append(found)
     assert written
     assert [w.fact_ids for w in written if asked & set(w.fact_ids)] == []
+
+
+GUIDED = _fact(
+    "m-guided",
+    "modal",
+    "取得协理资格的人员可以在房地产经纪人的指导下从事经纪业务。",
+    subject="取得协理资格的人员",
+    modal="可以",
+    consequence="在房地产经纪人的指导下从事经纪业务",
+)
+OUTRIGHT = [
+    _fact(
+        "m-price",
+        "modal",
+        "价款条款应写明房屋成交总价。",
+        subject="价款条款",
+        modal="应当",
+        consequence="写明房屋成交总价",
+    ),
+    _fact(
+        "m-form",
+        "modal",
+        "经纪机构可以采用公司、合伙企业等形式设立。",
+        subject="经纪机构",
+        modal="可以",
+        consequence="采用公司、合伙企业等形式设立",
+    ),
+    _fact(
+        "m-papers",
+        "modal",
+        "不动产登记申请人应当对申请材料的真实性负责。",
+        subject="不动产登记申请人",
+        modal="应当",
+        consequence="对申请材料的真实性负责",
+    ),
+    _fact(
+        "m-hukou",
+        "modal",
+        "卖方的户口应当按照合同约定的期限迁出。",
+        subject="卖方的户口",
+        modal="应当",
+        consequence="按照合同约定的期限迁出",
+    ),
+    _fact(
+        "m-report",
+        "modal",
+        "中介人应当就有关订立合同的事项向委托人如实报告。",
+        subject="中介人",
+        modal="应当",
+        consequence="就有关订立合同的事项向委托人如实报告",
+    ),
+]
+
+
+def test_distractors_are_an_examiners_traps_not_a_rule_denied_into_nonsense() -> None:
+    """A permission bounded by guidance is falsified by dropping its bound ("协理可以独立从事"); a duty or a
+    permission stated outright is never negated ("价款条款无需写明成交总价", "经纪机构不得采用公司形式"),
+    nor a party swapped where the swap names what cannot be ("买方的户口", "向受托人报告")."""
+    facts = [*FACTS, GUIDED, *OUTRIGHT]
+    shown = {
+        option
+        for fact in (GUIDED, *OUTRIGHT)
+        for qtype in ("multi", "single")
+        for seed in range(8)
+        if (written := _write(fact, qtype, seed, facts))
+        for option in written.draft.options
+    }
+    assert "取得协理资格的人员可以独立从事经纪业务" in shown
+    absurd = (
+        "不得在房地产经纪人的指导下",
+        "无需写明",
+        "不得采用",
+        "无需对申请材料",
+        "买方的户口",
+        "向受托人",
+    )
+    assert [option for option in shown if any(word in option for word in absurd)] == []
+    assert {"价款条款应写明房屋成交总价", "卖方的户口应当按照合同约定的期限迁出"} <= shown
+
+
+CUT_SHORT = [
+    _fact("s-ways", "statement", "成交价与评估价相同时，两种口径的结果一致。"),
+    _fact("s-which", "statement", "判断适用哪一套税率，应当以交易日期所在期间的政策为准。"),
+    _fact("s-base", "statement", "以实际缴纳的增值税税额为计税依据计算附加税费。"),
+    _fact(
+        "m-also",
+        "modal",
+        "缴纳增值税的卖方，还应当以实际缴纳的增值税税额为计税依据，缴纳城市维护建设税。",
+        modal="应当",
+        consequence="以实际缴纳的增值税税额为计税依据",
+    ),
+    _fact("s-term", "statement", "住宅业主无需在期限届满前提出续期申请。"),
+]
+
+
+def test_a_clause_that_counts_asks_or_bases_what_it_does_not_name_is_no_option() -> None:
+    """ "两种口径", "哪一套税率", a 计税依据 of no tax, an "also" dropped from "还应当", "期限" of nothing:
+    read alone, none can be judged."""
+    facts = [*FACTS, *CUT_SHORT]
+    for fact in CUT_SHORT:
+        assert all(_write(fact, "multi", seed, facts) is None for seed in range(4))
+    options = {
+        o
+        for fact in FACTS
+        for seed in range(6)
+        if (w := _write(fact, "multi", seed, facts))
+        for o in w.draft.options
+    }
+    assert options
+    assert not any(word in o for o in options for word in ("口径", "哪一套", "计税依据", "期限届满"))
+
+
+def test_a_value_no_clause_of_the_slice_states_is_never_a_distractor() -> None:
+    """ "建筑高度大于16米的建筑为超高层建筑": 16米 is the bound of another rule ("高度超过16米的住宅，应当设置
+    电梯"), not a value of this one; a distractor's value is one the slice states, and the explanation says
+    where it is stated."""
+    tall = _fact(
+        "t-tall",
+        "threshold",
+        "建筑高度大于100米的建筑为超高层建筑。",
+        subject="超高层建筑",
+        comparator="大于",
+        value=100.0,
+        unit="米",
+        value_text="100米",
+        siblings=("16米", "27米"),
+    )
+    lift = _fact("s-lift", "statement", "入口层楼面距室外地面的高度超过16米的住宅，应当设置电梯。")
+    low = _fact("s-low", "statement", "高层住宅与多层住宅的分界高度为27米。")
+    facts = [*FACTS, tall, lift]
+    shown = {
+        o
+        for seed in range(8)
+        for q in ("multi", "single")
+        if (w := _write(tall, q, seed, facts))
+        for o in w.draft.options
+    }
+    assert shown and not any("大于16米" in option for option in shown)
+    explained = [
+        w.draft.explanation
+        for seed in range(8)
+        for q in ("multi", "single")
+        if (w := _write(tall, q, seed, [*facts, low])) and any("27米的建筑" in o for o in w.draft.options)
+    ]
+    assert explained and all("“高层住宅与多层住宅的分界高度为27米”中的数值" in e for e in explained)
+
+
+SCOPES = [
+    _fact("s-whole", "statement", "封闭阳台按水平投影面积全部计入建筑面积。"),
+    _fact("s-least", "statement", "实际发放额度取各项约束中的最低值。"),
+    _fact("s-cap", "statement", "公积金贷款额度以房价扣除首付款后的金额为上限。"),
+    _fact("s-longer", "statement", "组合贷款的审批时间通常长于纯商业贷款。"),
+    _fact("s-parts", "statement", "组合贷款由公积金贷款和商业贷款两部分组成。"),
+]
+
+
+def test_a_scope_or_an_order_is_falsified_by_its_other_side() -> None:
+    """The examiner's traps of scope and order: 全部 → 一半 (of what is counted), 最低值 → 最高值, 上限 →
+    下限, 长于 → 短于 — never a count garbled ("两部分" → "两全部")."""
+    facts = [*FACTS, *SCOPES]
+    shown = {
+        option
+        for fact in SCOPES
+        for qtype in ("multi", "single")
+        for seed in range(8)
+        if (written := _write(fact, qtype, seed, facts))
+        for option in written.draft.options
+    }
+    assert {
+        "封闭阳台按水平投影面积一半计入建筑面积",
+        "实际发放额度取各项约束中的最高值",
+        "公积金贷款额度以房价扣除首付款后的金额为下限",
+        "组合贷款的审批时间通常短于纯商业贷款",
+    } <= shown
+    assert not any("两全部" in option or "两一半" in option for option in shown)

@@ -332,3 +332,21 @@ def test_a_column_named_by_a_period_is_asked_as_the_value_the_table_gives():
             analysis = written.draft.explanation.split("2、试题分析")[1]
             assert "起为" not in written.draft.stem and "起适用的契税税率" in analysis
             assert not re.search(r"起[；。]", analysis), analysis
+
+
+def test_a_header_naming_a_division_is_no_stem() -> None:
+    """ "按房屋的用途分类划分，…的属于（　）" pastes the table's header into the stem: examiners strike it. A
+    header naming the kind of the rows ("户型") is asked as "…的户型是（　）"."""
+    uses = _rows(
+        "use",
+        ("按房屋的用途分类划分", "说明"),
+        [
+            ("住宅", "供家庭居住使用的房屋"),
+            ("商业用房", "商场、店铺、酒店等用于经营的房屋"),
+            ("办公用房", "写字楼等用于办公的房屋"),
+            ("工业用房", "厂房、仓库等用于生产和储存的房屋"),
+        ],
+    )
+    assert all(_write(uses[0], uses, "single", seed=seed) is None for seed in range(6))
+    stems = {w.draft.stem for seed in range(6) if (w := _write(LAYOUT[2], LAYOUT, "single", seed=seed))}
+    assert stems and all(stem.endswith("的户型是（　）。") for stem in stems)

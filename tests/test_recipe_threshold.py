@@ -80,6 +80,10 @@ HEIGHT = Fact(
     value_text="2.40米",
     siblings=("2.20米", "2.60米", "2.80米"),
 )
+# The slice's table stating the heights HEIGHT's siblings are: a distractor's value is one the book states.
+HEIGHTS = Fact(
+    id="r-heights", kind="table_row", slice_id=SLICE.id, source="| 厨房 | 2.20米 | 层高 | 2.60米 | 2.80米 |"
+)
 EXEMPT = Fact(
     id="t-exempt",
     kind="threshold",
@@ -146,7 +150,7 @@ def test_a_land_term_judge_takes_its_trap_from_another_use():
 def test_false_statements_move_a_bound_only_the_way_that_makes_them_false():
     shown = set()
     for seed in range(30):
-        written = _write(HEIGHT, [HEIGHT], "judge", seed=seed)
+        written = _write(HEIGHT, [HEIGHT, HEIGHTS], "judge", seed=seed)
         assert written is not None
         stated = _numbers(written.draft.stem)
         shown |= stated
@@ -395,7 +399,10 @@ def test_a_rate_read_off_a_table_row_is_not_asked_by_its_row_label() -> None:
     stated = _stated_rate(
         "t-sentence", "契税", 1.0, "面积为90平方米及以下", "首套住房面积为90平方米及以下的，契税为1%。"
     )
-    assert any(_write(stated, [stated], "single", seed=s) is not None for s in range(6))
+    rates = Fact(
+        id="r-rates", kind="table_row", slice_id=SLICE.id, source="| 首套住房 | 2.1% | 2.525% | 3.075% |"
+    )
+    assert any(_write(stated, [stated, rates], "single", seed=s) is not None for s in range(6))
 
 
 def test_a_rule_with_a_second_condition_is_not_told_as_a_case_with_the_other_condition_pasted_in():

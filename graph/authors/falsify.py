@@ -51,6 +51,11 @@ CONCEPTS: tuple[tuple[str, str], ...] = (
     ("多于", "少于"),
     ("延长", "缩短"),
     ("提高", "降低"),
+    ("全部", "一半"),
+    ("全部", "部分"),
+    ("长于", "短于"),
+    ("早于", "晚于"),
+    ("较高", "较低"),
 )
 _NEGATORS = "不得无未非"
 # Words where a swap would break a compound rather than flip a rule: (word, text that may not follow it).
@@ -61,15 +66,50 @@ _COMPOUNDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("应当", ("预见", "知道")),
 )
 _NOT_AFTER: dict[str, tuple[str, ...]] = {"免征": ("暂",), "以上": tuple("0123456789一二两三四五六七八九十")}
-# Words that swap only where they bound a figure or an act, not where they open a term: "最低首付比例"
+# Words that swap only where they bound a figure or an act or close the clause ("取各项约束中的最低值",
+# "以…为上限"), not where they open a term: "最低首付比例"
 # turned "最高首付比例" names a thing the textbook has none of, "在全国上限的基础上确定更高的比例"
 # contradicts itself; "口头授权委托书" and a contract "采用口头形式订立" are struck by examiners as
 # eliminated at sight, while "口头通知" is a trap a reader must think about.
 _ONLY_BEFORE: dict[str, tuple[str, ...]] = {
-    **dict.fromkeys(("最高", "最低", "最长", "最短", "上限", "下限"), tuple("0123456789为不可是")),
+    **dict.fromkeys(("最高", "最低", "最长", "最短", "上限", "下限"), (*"0123456789为不可是", "值", "")),
     **dict.fromkeys(("书面", "口头"), ("通知", "告知", "提出")),
     **dict.fromkeys(("双倍", "等额"), ("返还", "赔偿", "支付")),
 }
+# The parties of a transaction: a swap of one for the other changes who acts, which the rule can refute.
+_PARTIES = frozenset(
+    (
+        "买方",
+        "卖方",
+        "买受人",
+        "出卖人",
+        "出租人",
+        "承租人",
+        "抵押权人",
+        "抵押人",
+        "委托人",
+        "受托人",
+        "转让方",
+        "受让方",
+    )
+)
+# The agent of a commission named in its own right ("中介人应当向委托人报告"): it is the 受托人, so turning
+# 委托人 into 受托人 has it report to, or be paid by, itself.
+_AGENT = re.compile(r"中介人|经纪机构|经纪人员|代理人")
+_COMMISSION = frozenset(("委托人", "受托人"))
+_COUNTS = tuple("两一二三四五六七八九十")
+# A permission bounded by whose guidance or consent it needs ("在房地产经纪人的指导下", "经抵押权人同意"):
+# the examiner's trap is the permission without its bound ("协理可以独立执业"), not its denial.
+_GUIDED = re.compile(r"在[^，。；]{1,16}?(?:指导|监督)下")
+_CONSENT = re.compile(r"(?<!未)经(?=[^，。；]{1,12}?(?:同意|批准|许可))")
+# Duties no reader takes for needless: to tell the truth, to answer for one's papers, to keep to what was
+# agreed or what the law says. Told as "无需" they are eliminated at sight.
+_CORE_DUTY = re.compile(r"如实|真实|负责|约定|依法|法律规定")
+# A formality (a written form, a seal or signature, a registration, a notice) is what readers do think
+# dispensable: "买卖合同无需采用书面形式" is a misconception the rule must be known to refute.
+# Whoever is in a case: "申请住房公积金贷款的职工", "申请个人住房贷款的借款人".
+_IN_CASE = re.compile(r"的[\u4e00-\u9fff]{1,6}，?$")
+_FORMALITY = re.compile(r"书面|印章|盖章|签名|签字|登记|备案|公示|通知|告知|标明|载明")
 _RANGE = re.compile(r"(\d+(?:\.\d+)?)\s*[%％]?\s*(?:至|到|~|－|—)\s*(\d+(?:\.\d+)?)")
 
 _NUMBER = re.compile(r"(?<![\d.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d.,])")
@@ -90,6 +130,14 @@ _UPPER_BEFORE = ("不超过", "未满", "不满", "不足", "低于", "少于", 
 _LOWER_BEFORE = ("满", "超过", "超出", "不低于", "至少", "高于", "多于", "≥", ">")
 _UPPER_AFTER = ("以下", "以内", "内", "及以下", "以前", "之内")
 _LOWER_AFTER = ("以上", "及以上", "之后")
+
+
+def _bounds_a_figure(word: str, following: str) -> bool:
+    """Whether the word stands where it may swap (see `_ONLY_BEFORE`); "" allows it closing the clause
+    ("以扣除首付款后的金额为上限")."""
+    allowed = _ONLY_BEFORE[word]
+    closing = "" in allowed and (not following or following[0] in "，。；,;")
+    return closing or following.startswith(tuple(a for a in allowed if a))
 
 
 def _bound(rule: str, start: int, end: int) -> str | None:
@@ -171,10 +219,18 @@ def falsifications(rule: str) -> list[Falsified]:
             following = rule[position + len(word) :]
             if any(word == w and following.startswith(tails) for w, tails in _COMPOUNDS):
                 continue
-            if word in _ONLY_BEFORE and not following.startswith(_ONLY_BEFORE[word]):
+            if word in _ONLY_BEFORE and not _bounds_a_figure(word, following):
                 continue
             if any(ch in _NOT_AFTER.get(word, ()) for ch in rule[max(0, position - 2) : position]):
                 continue  # "两家以上" → "以下" moves the boundary case, it does not flip the rule
+            if word in _PARTIES and following.startswith("的"):
+                continue  # "卖方的户口" → "买方的户口" names what the other party does not have
+            if word in _COMMISSION and _AGENT.search(rule):
+                continue
+            if "一半" in (word, opposite) and not following.startswith("计"):
+                continue  # a share of what is counted ("全部计入", "一半计入"), not of a right or a sum
+            if word == "部分" and rule[max(0, position - 1) : position] in _COUNTS:
+                continue  # "两部分" counts parts, it is no share
             text = rule[:position] + opposite + rule[position + len(word) :]
             found.append(Falsified(text=text, original=word, altered=opposite, source=rule))
             break
@@ -183,6 +239,39 @@ def falsifications(rule: str) -> list[Falsified]:
         if item.text != rule:
             unique.setdefault(item.text, item)
     return list(unique.values())
+
+
+def modal_turn(modal: str, consequence: str, lead: str = "", subject: str = "") -> str | None:
+    """The modal a false statement of a rule takes, or None when every turn of it is eliminated at sight.
+    A duty or a permission the book states outright ("价款条款应写明成交总价", "经纪机构可以采用公司形式")
+    exists for its own sake: denied, it reads as nonsense, unless the duty is a formality. Stated for a case
+    ("…的，应当…"), the trap is whether the case calls for it, which a reader must know, unless the duty
+    is a core one (to tell the truth, to keep to what was agreed); so is a duty of whoever is in a case
+    ("申请住房公积金贷款的职工应当处于正常缴存状态"). Stated for an occasion ("缴存职工在购买自住住房时，
+    可以申请公积金贷款") it is what the occasion is for. A prohibition lifted or a needless act made a duty
+    stays a trap."""
+    case = lead.endswith("的，")
+    if modal == "可以":
+        return "不得" if case and not _CORE_DUTY.search(consequence) else None
+    if modal in ("应当", "必须"):
+        formality = _FORMALITY.search(consequence) is not None
+        in_case = case or _IN_CASE.search(f"{lead}{subject}") is not None
+        if not (in_case or formality) or _CORE_DUTY.search(consequence):
+            return None
+        return "无需"
+    return {"不得": "可以", "无需": "应当"}.get(modal)
+
+
+def unbounded(rule: str) -> str | None:
+    """A permission told without the guidance or consent that bounds it ("可以在经纪人的指导下从事" →
+    "可以独立从事", "经抵押权人同意，可以转让" → "未经抵押权人同意，可以转让"), or None when it has none."""
+    if "可以" not in rule:
+        return None
+    guided = _GUIDED.search(rule)
+    if guided:
+        return f"{rule[: guided.start()]}独立{rule[guided.end() :]}"
+    consent = _CONSENT.search(rule)
+    return f"{rule[: consent.start()]}未经{rule[consent.end() :]}" if consent else None
 
 
 def falsify(rule: str, rng: random.Random) -> Falsified | None:

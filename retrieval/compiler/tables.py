@@ -21,6 +21,10 @@ _HEADER_UNIT = re.compile(r"[（(](?P<unit>[^（）()]{1,4})[）)]\s*$")
 _EMPTY = frozenset({"", "—", "-", "－", "/", "无"})
 _BAND = re.compile(r"以上|以下|以内|不足|超过|未满|不满|～|至")
 _NUMBERING = frozenset({"序号", "编号", "序", "No.", "#"})
+# A row's ordinal ("级数 1"): it numbers the row and names no case of its own.
+_ORDINAL = re.compile(r"\d{1,2}|[一二三四五六七八九十]{1,2}|第[一二三四五六七八九十\d]{1,3}[级档]")
+# A cell that opens with its bound ("未超过50%的部分") reads after its column's name without a 为.
+_OPENS_WITH_BOUND = ("未超过", "不超过", "超过", "低于", "高于", "不足", "未满", "不满", "满")
 
 
 @dataclass(frozen=True)
@@ -93,18 +97,25 @@ def _thresholds(table: Table, row: tuple[str, ...], line: str, columns: dict[int
         keys = [
             i
             for i in range(len(row))
-            if i not in columns and row[i] not in _EMPTY and not _valued(table, i, quantity[1])
+            if i not in columns
+            and row[i] not in _EMPTY
+            and not _valued(table, i, quantity[1])
+            and not _ORDINAL.fullmatch(row[i].strip())
         ]
+        if not keys:
+            continue
         label = without_asides(table.header[index])
-        named = [f"{without_asides(table.header[k])}为{row[k]}" for k in keys if k != 0]
+        named = [_named(table.header[k], row[k]) for k in keys if k != 0]
         if find_quantities(label) or is_time(label):
             # The header is a band ("90㎡及以下") or a period ("2024年12月1日起"): part of the condition.
             subject, condition = row[0], "，".join([*named, label])
         elif len(keys) == 1:
-            subject, condition = f"{row[keys[0]]}的{label}", ""
+            key = row[keys[0]]
+            case = _named(table.header[keys[0]], key) if key.startswith(_OPENS_WITH_BOUND) else key
+            subject, condition = f"{case}的{label}", ""
         else:
             subject = label
-            condition = "，".join(f"{without_asides(table.header[k])}为{row[k]}" for k in keys)
+            condition = "，".join(_named(table.header[k], row[k]) for k in keys)
         facts.append(
             Fact(
                 id="",
@@ -120,6 +131,12 @@ def _thresholds(table: Table, row: tuple[str, ...], line: str, columns: dict[int
             )
         )
     return facts
+
+
+def _named(header: str, cell: str) -> str:
+    """A key cell said with its column: 家庭住房套数为首套, 增值额占扣除项目金额的比例未超过50%的部分."""
+    joint = "" if cell.startswith(_OPENS_WITH_BOUND) else "为"
+    return f"{without_asides(header)}{joint}{cell}"
 
 
 def _valued(table: Table, column: int, unit: str) -> bool:

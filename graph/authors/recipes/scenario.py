@@ -10,8 +10,10 @@ import re
 from dataclasses import dataclass
 
 from graph.authors import scenes
+from graph.authors.falsify import modal_turn
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
+from graph.authors.recipes.standalone import fragment, leans_on_before
 from retrieval.facts import Fact, FactKind
 from vocabulary.kinds import QuestionType
 
@@ -32,8 +34,6 @@ _WRITTEN: tuple[tuple[str, str], ...] = (
     ("应", "应当"),
     ("须", "必须"),
 )
-# What a statement says instead, so that it contradicts the rule in one natural word.
-_FLIPPED = {"应当": "无需", "必须": "无需", "不得": "可以", "可以": "不得", "无需": "应当"}
 _ADVERBS = "还也更都均仍亦"
 _NEGATIONS = ("不", "未", "无", "非", "没")
 _AUTHORITY = re.compile(
@@ -116,9 +116,10 @@ def rule_of(fact: Fact) -> Rule | None:
 
 
 def contradiction(rule: Rule) -> str | None:
-    """The opposite modal, unless it would stand before a negation ("无需不…")."""
-    flipped = _FLIPPED[rule.modal]
-    if flipped in ("无需", "不得") and rule.consequence.startswith(_NEGATIONS):
+    """The opposite modal, unless the turn reads as nonsense (see `modal_turn`) or would stand before a
+    negation ("无需不…")."""
+    flipped = modal_turn(rule.modal, rule.consequence, rule.lead, rule.subject)
+    if flipped is None or (flipped in ("无需", "不得") and rule.consequence.startswith(_NEGATIONS)):
         return None
     return flipped
 
@@ -158,7 +159,8 @@ def named(text: str, parties: dict[str, scenes.Party], introduced: set[str]) -> 
 
 def modal_judge(fact: Fact, *, truth: bool) -> Written | None:
     rule = rule_of(fact)
-    told = strict_judge(rule, truth) if rule is not None else None
+    whole = rule is not None and not fragment(rule.sentence()) and not leans_on_before(fact.source, rule)
+    told = strict_judge(rule, truth) if rule is not None and whole else None
     if told is None:
         return None
     return O.judge([fact.id], told.stem, told.truth, told.analysis, [fact.source], difficulty=0.3)

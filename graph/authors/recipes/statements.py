@@ -16,11 +16,12 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from graph.authors.falsify import falsifications
+from graph.authors.falsify import falsifications, unbounded
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.scenario import rule_of, strict_judge
-from graph.authors.recipes.threshold import bounds
+from graph.authors.recipes.standalone import fragment, leans_on_before
+from graph.authors.recipes.threshold import Sibling, bounds, named_siblings, why_not
 from retrieval.facts import Fact, FactBase, FactKind
 from retrieval.text import jieba_words
 from vocabulary.kinds import QuestionType
@@ -40,15 +41,13 @@ _LEANING = (
 _MISCONDUCT = (
     "泄露", "侵占", "挪用", "欺骗", "欺诈", "隐瞒", "虚构", "捏造", "虚假", "夸大", "不正当", "擅自", "违法",
     "损害", "牟利", "操纵", "串通", "私自", "截留", "冒充", "规避", "随意", "任意", "故意", "恶意", "非法",
+    "阴阳合同", "偷税", "逃税", "骗取", "伪造", "变造", "贿赂", "回扣", "胁迫", "误导", "强迫", "压低",
 )  # fmt: skip
 # A permission to act by some means or as agreed ("可以通过出让取得", "可以按合同约定提前归还") turned into a
 # prohibition contradicts itself; so does a "can" of evidence ("可以证明") told as "不得".
 _GRANTED = re.compile(
     r"(?:凭|通过|采用|按照|依照|根据)[^，。；]{0,20}可以|可以(?:通过|采用|按|依|根据|凭)|约定|可以(?:证明|反映|说明|表明|体现)"
 )
-# "离职后应保守…秘密", "经批准准予续期的，应当重新签订…": a duty opening with its time or an approval and
-# no one to bear it is a fragment of a passage.
-_NO_BEARER = re.compile(r"^(?:[^，]{1,6}(?:后|前|时)，?|经[^，]{1,12}的，)(?:应当|应|不得|可以|须|必须|无需)")
 # A condition that leaves nothing to act on ("应纳税所得额小于零的，无需缴纳") makes the exemption a matter
 # of logic: its opposite is eliminated without the rule.
 _NOTHING_LEFT = re.compile(
@@ -73,28 +72,17 @@ _NOT_A_STATEMENT = re.compile(
     r"[=＝【】：:|]|\d,\d{3}|^[（(]?[\d①-⑳]|下列|以下|如下|上述|前述|此类|这些|这一|见表|如图|例题|考试|考生|教材"
     r"|[?？]|^[两二三四五六七八九]者|\d{4}年"
 )
-# A clause pointing at something outside it ("前两种用于…", "这类房屋", "其中", "几项限制") is a fragment of
-# the passage that says what it points at.
-_POINTING = re.compile(
-    r"(?<!最)[前后][一二两三四五六七八九\d]+[种项类个条点]|[这该此]类|几[项种类个条]|前者|后者|其中|上述"
-    r"|[两二三四五六七八九\d]+(?:个|项|种|类|条|组|部分)(?:条件|方面|要素|内容|情形|限制|步骤|环节|要求|因素|阶段"
-    r"|[，。；]|$)|[两二三四五六七八九十\d]+[项种类个条点][\u4e00-\u9fff]{0,4}中，|同样|类似|这个|那个|[还也亦](?:应|须|需|要|可|不|是|会|有|影响|包括|免征|属于)"
-)
 # Words of a section title that name no topic of their own: "登记类型" is about 登记.
 _GENERIC_TITLE = re.compile(
     r"(?:的)?(?:类型|种类|分类|概述|概念|基本规定|内容|方法|程序|流程|要求|相关规定)$"
 )
 _TITLE_JOINS = re.compile(r"[与和及、的]")
 _TERM_PART = 3  # a title term longer than this is matched by any of its parts of this length
-# A clause ending in a copula ("5年以上的，首套住房为") was cut off before what it states.
-_NO_COMPLEMENT = re.compile(r"(?<![行作认])为$|是$")
 # What a rule asks must say something on its own: "应当注意三点", "应当提示继承人" leave it to what follows.
 VAGUE = re.compile(r"注意[一二三四五六七八九十两几\d]*[点条项]?$|^提示[\u4e00-\u9fff]{1,4}$|^.{1,4}$")
 # A false statement is grounded clause by clause: each of its commas must close a condition ("…的，",
 # "…时，"), or a clause of it could be read as true on its own.
 _ONE_CLAIM = re.compile(r"^(?:[^，]*[的时]，)*[^，]*$")
-# A clause ending in a locative, a conjunction or 的 was cut off before what it introduces.
-_DANGLING = ("的", "时", "上", "中", "下", "内", "前", "后", "和", "或", "及", "与", "，")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _CONDITION_END = re.compile(r"(?:的|时)，")
 _STARTS = 6  # starting points in the pool tried for one shape before the next shape
@@ -172,12 +160,9 @@ def _standalone(text: str) -> bool:
         and len(plain) <= O.OPTION_MAX
         and balanced
         and not _REMARK.search(plain)
-        and not _NO_BEARER.match(plain)
         and not plain.startswith(_LEANING)
-        and not plain.endswith(_DANGLING)
         and not _NOT_A_STATEMENT.search(plain)
-        and not _POINTING.search(plain)
-        and not _NO_COMPLEMENT.search(plain)
+        and not fragment(plain)
     )
 
 
@@ -208,9 +193,20 @@ def _turned(text: str) -> list[str]:
         and f.original not in f.altered
         and f.altered not in f.original
         and f.original not in ("免征", "征收", "有效", "无效")
+        and f.original not in _MODALS
         and "可以以" not in f.text
         and _ONE_CLAIM.match(f.text)
     ]
+
+
+# Terms differing in one end of their name are a family readers confuse (等额本息 / 等额本金).
+_FAMILY_MIN = 4
+_FAMILY_DIFF = 1
+# A trend or a comparison: said of one class, it may hold of its sibling too.
+_TREND = re.compile(r"较[高低多少大小长短]|递[增减]|逐[月年步]|[前后]期|[高低多少大小长短]于|越|更")
+# A modal inside a statement is turned only by the rules for a modal rule (see `modal_turn`), never as a
+# word: "列举了不得转让的房地产" → "可以转让的" names another list, not a wrong rule.
+_MODALS = frozenset(("不得", "可以", "无需", "必须", "应当", "不需要", "需要"))
 
 
 def _absurd(true: str, false: str) -> bool:
@@ -251,20 +247,66 @@ def _concept_changed(true: str, false: str) -> bool:
     )
 
 
-def _from_statement(fact: Fact) -> Said | None:
+def _from_statement(fact: Fact, brief: Brief) -> Said | None:
     true = _opening(re.split(r"[。！？]", fact.source)[0])
     if not _standalone(true):
         return None
-    turned = [t for t in _turned(true) if not _absurd(true, t)]
-    if not turned:
-        return Said(fact, true)
-    turned.sort(key=lambda t: not _concept_changed(true, t))  # a changed concept before a changed polarity
-    return Said(fact, true, turned[0], f"教材的说法是“{true}”")
+    turned = [t for t in _turned(true) if _concept_changed(true, t)]
+    if turned:
+        return Said(fact, true, turned[0], f"教材的说法是“{true}”")
+    return _misclassed(fact, true, brief)
+
+
+def _misclassed(fact: Fact, true: str, brief: Brief) -> Said:
+    """The statement, false with a class it names taken for a sibling class when it names one."""
+    for term, sibling in _classed(true, brief):
+        false = true.replace(term, sibling)
+        if _ONE_CLAIM.match(false):
+            return Said(fact, true, false, f"教材的说法是“{true}”，说的是{term}，不是{sibling}")
+    return Said(fact, true)
+
+
+def _classes(brief: Brief) -> dict[str, tuple[str, ...]]:
+    """The names of the chapter's classifications, each with the other classes of its division
+    (住宅 → 商业用房, 办公用房…; 国家所有 → 农民集体所有), and the terms it defines that differ only in
+    one end of their name (等额本息 / 等额本金): the pairs a reader confuses."""
+    found = brief.facts.of_chapter(brief.task.slice.chapter, "definition")
+    classes = {f.subject: f.siblings for f in found if f.siblings and f.subject}
+    terms = {f.subject for f in found if O.is_name(f.subject) and len(f.subject) >= _FAMILY_MIN}
+    for term in terms:
+        family = tuple(sorted(other for other in terms if other != term and _one_family(term, other)))
+        if family and term not in classes:
+            classes[term] = family
+    return classes
+
+
+def _one_family(a: str, b: str) -> bool:
+    """Two names of one length that differ in their first or last character only."""
+    same = max(O.shared_opening(a, b), O.shared_ending(a, b))
+    return len(a) == len(b) and len(a) - _FAMILY_DIFF <= same < len(a)
+
+
+def _classed(text: str, brief: Brief) -> list[tuple[str, str]]:
+    """A class the statement names once, with each sibling class it could be mistaken for: the examiner's
+    trap of the neighbouring category. None where a name is part of a longer one ("建筑面积" in "套内建筑
+    面积"), the statement names two classes of one division (then it compares them), or it tells a trend
+    or a comparison ("前期利息所占比例较高"), which may hold of the sibling as well."""
+    if _TREND.search(text):
+        return []
+    classes = _classes(brief)
+    for term, siblings in classes.items():
+        longer = any(term in other and other != term and other in text for other in (*classes, *siblings))
+        if text.count(term) != 1 or longer or any(s in text or term in s or s in term for s in siblings):
+            continue
+        return [(term, sibling) for sibling in siblings]
+    return []
 
 
 def _from_modal(fact: Fact) -> Said | None:
     rule = rule_of(fact)
     if rule is None or not _standalone(rule.sentence()) or VAGUE.search(rule.consequence):
+        return None
+    if leans_on_before(fact.source, rule):
         return None
     sentence = next((s for s in re.split(r"[。！？]", fact.source) if rule.consequence in s), "")
     if sentence.strip().startswith(_LEANING):
@@ -276,9 +318,12 @@ def _from_modal(fact: Fact) -> Said | None:
     sentence = rule.sentence()
     # Another party or time in the same form (卖方 → 买方, 之前 → 之后) is wrong on one concept and reads
     # as true as the rule; only without one is the modal itself turned.
+    # Neither is sharp: the textbook check reads another word as unknown, not as a contradiction, so such
+    # a statement serves as a distractor but never as the key of "错误的是".
     concept = [t for t in _turned(sentence) if _concept_changed(sentence, t)]
-    if concept:
-        return Said(fact, sentence, concept[0], f"按照规定，{sentence}", sharp=True)
+    bound = unbounded(sentence) if rule.modal == "可以" else None
+    if bound or concept:
+        return Said(fact, sentence, bound or concept[0], f"按照规定，{sentence}")
     told = strict_judge(rule, truth=False)
     false = told.stem.removesuffix("。（　）") if told else ""
     if not false or "可以以" in false or not _ONE_CLAIM.match(false) or _absurd(rule.sentence(), false):
@@ -287,24 +332,12 @@ def _from_modal(fact: Fact) -> Said | None:
     return Said(fact, rule.sentence(), false, f"按照规定，{rule.sentence()}", sharp=rule.written != "须")
 
 
-def _sibling_numbers(fact: Fact, brief: Brief) -> dict[float, str]:
-    """Values in the fact's unit that occur beside it: its own siblings and its slice's thresholds."""
-    texts = [*fact.siblings, *(f.value_text for f in brief.facts.of_slice(fact.slice_id, "threshold"))]
-    found: dict[float, str] = {}
-    for text in texts:
-        number = _NUMBER.search(text)
-        if number and text[number.end() :].strip() == fact.unit:
-            found.setdefault(float(number.group()), number.group())
-    found.pop(fact.value or 0.0, None)
-    return found
-
-
-def _false_values(fact: Fact, clause: str, at: int, brief: Brief) -> list[str]:
+def _false_values(fact: Fact, clause: str, at: int, brief: Brief) -> list[Sibling]:
     """Sibling values that make the clause false under any reading. In a condition ("购买2年以上的，免征")
     a lower bound may only be stated lower and an upper bound higher — "5年以上" would still be true; a
     value the clause states as what holds ("税率为3%") may take any sibling; a stated bound ("不低于2.40米")
     is left alone, since a stricter or looser bound can each be read as true."""
-    siblings = _sibling_numbers(fact, brief)
+    siblings = named_siblings(fact, brief)
     value = fact.value or 0.0
     marks = list(_CONDITION_END.finditer(clause))
     in_condition = bool(marks) and at < marks[-1].start()
@@ -313,8 +346,8 @@ def _false_values(fact: Fact, clause: str, at: int, brief: Brief) -> list[str]:
         if bound is None or (bound.low is None) == (bound.high is None):
             return []
         lower = bound.low is not None
-        return [text for number, text in siblings.items() if (number < value) == lower]
-    return list(siblings.values()) if bound is None else []
+        return [sibling for sibling in siblings if (sibling.value < value) == lower]
+    return siblings if bound is None else []
 
 
 def _from_threshold(fact: Fact, brief: Brief) -> Said | None:
@@ -326,16 +359,16 @@ def _from_threshold(fact: Fact, brief: Brief) -> Said | None:
     wrong = _false_values(fact, clause, at, brief)
     if not wrong or not _ONE_CLAIM.match(clause):
         return Said(fact, clause)
-    sibling = sorted(wrong)[brief.rng.randrange(len(wrong))]
-    false = f"{clause[:at]}{sibling}{clause[numbers[0].end() :]}"
-    return Said(fact, clause, false, f"教材的说法是“{clause}”，不是{sibling}{fact.unit}", sharp=True)
+    sibling = sorted(wrong, key=lambda s: s.value)[brief.rng.randrange(len(wrong))]
+    false = f"{clause[:at]}{sibling.number}{clause[numbers[0].end() :]}"
+    return Said(fact, clause, false, f"教材的说法是“{clause}”；{why_not(fact, sibling)}", sharp=True)
 
 
-def _from_named(fact: Fact) -> Said | None:
-    """A definition or a list, stated as the textbook states it (true only: what a false one would swap
-    belongs to other recipes)."""
+def _from_named(fact: Fact, brief: Brief) -> Said | None:
+    """A definition or a list, stated as the textbook states it, or false with a class it names taken for
+    its sibling ("城市市区的土地属于农民集体所有"); other changes to it belong to other recipes."""
     clause = _clause(fact.source, fact.subject)
-    return Said(fact, clause) if _standalone(clause) else None
+    return _misclassed(fact, clause, brief) if _standalone(clause) else None
 
 
 def said(fact: Fact, brief: Brief) -> Said | None:
@@ -348,13 +381,13 @@ def said(fact: Fact, brief: Brief) -> Said | None:
 
 def _said(fact: Fact, brief: Brief) -> Said | None:
     if fact.kind == "statement":
-        return _from_statement(fact)
+        return _from_statement(fact, brief)
     if fact.kind == "modal":
         return _from_modal(fact)
     if fact.kind == "threshold":
         return _from_threshold(fact, brief)
     if fact.kind in ("definition", "enumeration"):
-        return _from_named(fact)
+        return _from_named(fact, brief)
     return None
 
 
@@ -503,9 +536,9 @@ class Statements:
         pool: list[Said] = []
         rings = around(fact, brief, _KINDS)
         # A single choice keeps to its slice, or its section when the slice alone would leave the key the
-        # one sentence of its polarity: a round of questions on one chapter does not ask "关于<the
-        # chapter>" again and again.
-        for depth, ring in enumerate(rings[:2] if brief.task.qtype == "single" else rings):
+        # one sentence of its polarity, and reaches the chapter only when neither has distractors enough:
+        # a round of questions on one chapter does not ask "关于<the chapter>" again and again.
+        for depth, ring in enumerate(rings):
             brief.rng.shuffle(ring)
             pool += [s for s in (said(f, brief) for f in ring) if s is not None]
             if depth == 1:

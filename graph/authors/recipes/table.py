@@ -44,6 +44,7 @@ _LABEL_MAX = 12
 _DESCRIPTION_MIN = 6
 # Column names too vague to stand before a description ("特点为…的户型").
 _VAGUE_COLUMNS = ("特点", "内容", "主要内容", "说明", "备注")
+_DIVIDING = ("划分", "分类", "标准")
 
 
 def _blank(cell: str) -> bool:
@@ -371,13 +372,16 @@ class Table:
                 best = index
         return best
 
-    def _recognition_stem(self, fact: Fact, description: str, rng: random.Random) -> str:
+    def _recognition_stem(self, fact: Fact, description: str) -> str:
+        """The description and the name of what the rows are ("…的登记类型是"); "" when the first column
+        names a way of dividing rather than a kind ("按房屋的用途分类划分", "按税种划分"): a stem pasted
+        from such a header reads as the table, not as a question."""
         first = fact.header[0].strip()
         if first in _GENERIC_LABELS:
             return f"{description}，属于（　）。"
-        return rng.choice(
-            (f"{description}的{first}是（　）。", f"按{first}划分，{description}的属于（　）。")
-        )
+        if first.startswith("按") or first.endswith(_DIVIDING):
+            return ""
+        return f"{description}的{first}是（　）。"
 
     def _recognition(
         self, fact: Fact, rows: list[Fact], brief: Brief, stem: str = "", column: int | None = None
@@ -389,7 +393,9 @@ class Table:
         header = _column(fact.header[column])[0]
         if header not in _VAGUE_COLUMNS and len(description) <= _VALUE_MAX and "，" not in description:
             description = f"{header}为{description}"
-        stem = stem or self._recognition_stem(fact, description, brief.rng)
+        stem = stem or self._recognition_stem(fact, description)
+        if not stem:
+            return None
         label = fact.items[0].strip()
         if len(label) > _LABEL_MAX or O.gives_away(label, stem):
             return None

@@ -354,36 +354,64 @@ def _same_rule(a: Fact, b: Fact) -> bool:
 
 
 @dataclass(frozen=True)
-class _Sibling:
+class Sibling:
+    """A value beside the threshold, with the rule it belongs to or else the clause that states it."""
+
     value: float
     number: str
     owner: Fact | None
+    said: str = ""
+    source: str = ""
 
 
-def _siblings(fact: Fact, brief: Brief) -> list[_Sibling]:
-    """Other values of the same unit that occur beside the threshold — its own `siblings`, and the values
-    of the thresholds of its slice — each with the fact it belongs to when that fact is in the same slice
-    (its explanation then says whose value it is)."""
+def named_siblings(fact: Fact, brief: Brief) -> list[Sibling]:
+    """The values beside the threshold in its unit that the book states as what holds — the other
+    thresholds of its slice, and its `siblings` where a clause of the slice states them — each with what
+    it really is, so the explanation can say so ("50%实为第3级税率"). A figure no clause states as a value
+    (a bound of a condition, "高度超过16米的住宅"; a result of an example) is no distractor: examiners
+    strike it as invented."""
     owners: dict[float, Fact] = {}
     for peer in _peers(fact, brief):
         if peer.slice_id == fact.slice_id and peer.value is not None and not _same_rule(peer, fact):
             owners.setdefault(peer.value, peer)
-    found: dict[float, str] = {}
-    for text in (*fact.siblings, *(owner.value_text for owner in owners.values())):
-        sibling = _figure_of(text, fact.unit)
-        if sibling is not None and sibling.value != fact.value:
-            found.setdefault(sibling.value, sibling.number)
-    return [_Sibling(value, number, owners.get(value)) for value, number in found.items()]
+    found: dict[float, Sibling] = {}
+    for owner in owners.values():
+        figure_ = _figure_of(owner.value_text, fact.unit)
+        if figure_ is not None and figure_.value != fact.value:
+            sibling = Sibling(figure_.value, figure_.number, owner, source=owner.source)
+            found.setdefault(figure_.value, sibling)
+    for text in fact.siblings:
+        figure_ = _figure_of(text, fact.unit)
+        if figure_ is None or figure_.value == fact.value or figure_.value in found:
+            continue
+        stated = _stating(fact, brief, f"{figure_.number}{fact.unit}")
+        if stated is not None:
+            said, source = stated
+            found[figure_.value] = Sibling(figure_.value, figure_.number, None, said, source)
+    return list(found.values())
 
 
-def _why_not(fact: Fact, sibling: _Sibling) -> str:
+def _stating(fact: Fact, brief: Brief, value: str) -> tuple[str, str] | None:
+    """The clause of the fact's slice that states `value` as what holds ("厨房、卫生间的室内净高不应低于
+    2.20米"), not as the bound of a condition it qualifies ("高度超过16米的住宅，…"), with its source."""
+    for other in brief.facts.of_slice(fact.slice_id):
+        for line in other.source.splitlines():
+            for clause in re.split(r"[。；;，,|]", line):
+                at = clause.find(value)
+                if at >= 0 and not clause[at + len(value) :].lstrip().startswith("的"):
+                    table = line.strip().startswith("|")
+                    return (O.quote([line]).rstrip("。") if table else clause.strip()), other.source
+    return None
+
+
+def why_not(fact: Fact, sibling: Sibling) -> str:
     shown = _shown(fact, sibling.number)
     if sibling.owner is not None:
         return f"“{shown}”对应的是{describe(sibling.owner)}"
-    return f"“{shown}”不是教材对{describe(fact)}规定的数值"
+    return f"“{shown}”是教材“{sibling.said}”中的数值"
 
 
-def _false_side(fact: Fact, siblings: list[_Sibling]) -> list[_Sibling]:
+def _false_side(fact: Fact, siblings: list[Sibling]) -> list[Sibling]:
     """Siblings that make a stated threshold false under any reading: a lower bound stated lower ("满1年"
     for 满2年 would still be true if stated higher), an upper bound stated higher."""
     value = fact.value or 0.0
@@ -480,25 +508,24 @@ class Threshold:
         return f"{condition}，" if _TIME_CLAUSE.search(condition) else f"{condition}的，"
 
     def _single(self, fact: Fact, brief: Brief, stem: str = "", difficulty: float = 0.4) -> Written | None:
-        siblings = _siblings(fact, brief)
+        siblings = named_siblings(fact, brief)
         if len(siblings) < 3:
             return None
         rng = brief.rng
         rng.shuffle(siblings)
-        siblings.sort(key=lambda s: s.owner is None)  # values whose owner is known explain themselves
         picked = siblings[:3]
         stem = stem or f"{self._lead(fact)}{fact.subject}{_asked(fact)}（　）。"
         right = _shown(fact, _own_number(fact))
         if O.in_stem(stem, [right]):
             return None
         choices = [O.Option(right, True, f"“{right}”与教材规定一致")]
-        choices += [O.Option(_shown(fact, s.number), False, _why_not(fact, s)) for s in picked]
+        choices += [O.Option(_shown(fact, s.number), False, why_not(fact, s)) for s in picked]
         return O.choice(
             [fact.id],
             "single",
             stem,
             O.arrange(choices, rng, numeric=True),
-            [fact.source, *(s.owner.source for s in picked if s.owner)],
+            [fact.source, *(s.source for s in picked)],
             lead=f"教材规定，{_rule(fact)}。",
             difficulty=difficulty,
         )
@@ -510,7 +537,7 @@ class Threshold:
         condition = _clause(fact.condition)
         bound = next(b for b in bounds(condition) if fact.value in (b.low, b.high) and b.unit == fact.unit)
         value = fact.value or 0.0
-        side = [s for s in _siblings(fact, brief) if (s.value < value) == (bound.low is not None)]
+        side = [s for s in named_siblings(fact, brief) if (s.value < value) == (bound.low is not None)]
         if not side:
             return None  # a rule that can only be stated true teaches the learner to answer 正确
         shown = None if rng.random() < 0.5 else rng.choice(side)
@@ -526,12 +553,12 @@ class Threshold:
         else:
             edge, stated_edge = _stated(fact, _own_number(fact)), _stated(fact, shown.number)
             analysis += f"条件的界限是{edge}，而不是{stated_edge}，题干表述错误。"
-        sources = [fact.source] + ([shown.owner.source] if shown and shown.owner else [])
+        sources = [fact.source] + ([shown.source] if shown else [])
         return O.judge([fact.id], stem, shown is None, analysis, sources)
 
     def _judge(self, fact: Fact, brief: Brief) -> Written | None:
         rng = brief.rng
-        wrong = _false_side(fact, _siblings(fact, brief))
+        wrong = _false_side(fact, named_siblings(fact, brief))
         if not wrong:
             return None  # a threshold that can only be stated true teaches the learner to answer 正确
         shown = None if rng.random() < 0.5 else rng.choice(wrong)
@@ -540,11 +567,9 @@ class Threshold:
         analysis = f"教材规定，{_rule(fact)}。"
         if shown is None:
             analysis += "题干的表述与教材一致。"
-        elif shown.owner is not None:
-            analysis += f"题干所说的{_why_not(fact, shown).removeprefix('“').replace('”', '', 1)}。"
         else:
-            analysis += f"题干所说的{_stated(fact, number)}与此不符。"
-        sources = [fact.source] + ([shown.owner.source] if shown and shown.owner else [])
+            analysis += f"题干所说的{why_not(fact, shown).removeprefix('“').replace('”', '', 1)}。"
+        sources = [fact.source] + ([shown.source] if shown else [])
         return O.judge([fact.id], stem, shown is None, analysis, sources)
 
     def _case(self, fact: Fact, brief: Brief, meets: bool) -> tuple[str, str, Fact] | None:
@@ -750,11 +775,11 @@ class Threshold:
             return None
         situation, figure_text, rule = case
         condition = _clause(fact.condition)
-        number, truth, owner = _own_number(fact), rule is fact, None
-        siblings = _false_side(fact, _siblings(fact, brief))
+        number, truth, shown = _own_number(fact), rule is fact, None
+        siblings = _false_side(fact, named_siblings(fact, brief))
         if truth and siblings and rng.random() < 0.5:
-            sibling = rng.choice(siblings)
-            number, truth, owner = sibling.number, False, sibling.owner
+            shown = rng.choice(siblings)
+            number, truth = shown.number, False
         analysis = f"教材规定，{_rule(rule)}。"
         if rule is fact:
             analysis += f"题中{figure_text}属于{condition}的情形，应为{_stated(fact, _own_number(fact))}"
@@ -766,7 +791,7 @@ class Threshold:
         if scene is None:
             return None
         stem = f"{scene}此时{fact.subject}{_claim(fact, number)}。（　）"
-        sources = [fact.source, rule.source] + ([owner.source] if owner else [])
+        sources = [fact.source, rule.source] + ([shown.source] if shown else [])
         return O.judge([fact.id], stem, truth, analysis, sources, difficulty=0.45)
 
     def _bounded_case(self, fact: Fact, brief: Brief) -> Written | None:
