@@ -32,3 +32,15 @@ def test_a_formula_quoted_bare_is_quoted_with_the_condition_the_book_states_for_
     quoted = _quoted(told, _BARE_OLD, "附加税费 = 增值税 × 6%", _OLD_RATE)
     assert quoted == _OLD_RATE + "。"
     assert "持有不满2年" in quoted
+
+
+def test_an_exemption_is_quoted_only_when_the_key_comes_to_nothing():
+    exempt = "增值税 = 0（持有满2年）"
+    taxed = "增值税 = 含税成交价 ÷ (1 + 3%) × 3%（持有不满2年）"
+    held_18_months = (
+        "2026年10月，邓女士出售持有1年半的住房。不含税销售额=1,648,000÷(1+3%)=1,600,000元；增值税=48,000元"
+    )
+    assert _quoted(held_18_months, exempt, taxed) == taxed + "。"
+    assert _quoted(held_18_months, exempt) is None
+    held_3_years = "2026年10月，邓女士出售持有3年的住房，持有满2年免征增值税，增值税=0元"
+    assert _quoted(held_3_years, exempt, taxed) == exempt + "。"

@@ -28,6 +28,8 @@ _SINCE = re.compile(rf"{_DATE}(?:及以后|以后|起)")
 _UNTIL = re.compile(rf"{_DATE}(?:及以前|以前|前)")
 _NOTE = re.compile(r"（([^）]*)）")
 _TOLD_YEAR = re.compile(r"((?:19|20)\d{2})年")
+# a working that comes to nothing owed: "增值税=0元", "免征增值税，附加税费随之为0"
+_NOTHING_OWED = re.compile(r"[=＝为]\s*0(?:\.0+)?\s*元?(?![\d.,])|免征")
 
 
 def _han(text: str) -> str:
@@ -62,6 +64,23 @@ def _holds(formula: str, year: int | None) -> bool:
     2026 sale, nor one valid from 2026 the rule of a 2025 sale."""
     since, until = _window(formula)
     return year is None or since <= year <= until
+
+
+def _exempts(formula: str) -> bool:
+    """A formula stating that nothing is owed ("增值税 = 0（持有满2年）"): the rule of a case only when the
+    key's working comes to nothing too, whatever its name shares with the figure asked."""
+    right = _NOTE.sub("", _SIDES.split(formula, maxsplit=1)[-1]).strip()
+    return (
+        len(_SIDES.split(formula, maxsplit=1)) == 2 and re.fullmatch(r"0(?:\.0+)?\s*元?", right) is not None
+    )
+
+
+def _applies(formula: str, told: str, year: int | None, owed: bool) -> bool:
+    """Whether a formula can be the rule of the case: it holds in the year of the deal, it is no exemption
+    when something is owed, and every rate it states is one the case applies (the 20% of the gain is not
+    the rule of a sale taxed at 1% of its price)."""
+    rates = re.findall(r"\d+(?:\.\d+)?%", _NOTE.sub("", formula))
+    return _holds(formula, year) and not (owed and _exempts(formula)) and all(rate in told for rate in rates)
 
 
 def _deal_year(told: str) -> int | None:
@@ -162,14 +181,16 @@ def formula_quoted(
     rates with nothing the case does not know, then the example's own section before its chapter and the
     book, then how much of the name the question names and how the formula fits the case; the section's
     formulas naming other parts of the figure are quoted too when they tie (the buyer's and the seller's
-    totals). A formula that does not hold in the year of the deal is never quoted; one quoted bare is
+    totals). A formula that does not hold in the year of the deal is never quoted, nor an exemption (= 0)
+    when the key's working comes to a sum, nor one stating a rate the case does not apply; one quoted bare is
     quoted as the book states it with its condition when it does. None when no formula names it."""
     wanted = _pairs(label) | _pairs(stem)
     year = _deal_year(told)
     scored = []
     for index, (_, shelf_chapter, formulas) in enumerate(shelves):
         tier = 0 if index == 0 else 1 if shelf_chapter == chapter else 2
-        for formula in (f for f in formulas if _holds(f, year)):
+        owed = _NOTHING_OWED.search(told) is None
+        for formula in (f for f in formulas if _applies(f, told, year, owed)):
             named, stranger, share, fits = _likeness(formula, label, stem, told)
             name = _pairs(_named(formula))
             if share >= _LEAST_SHARE and len(name & wanted) >= min(2, len(name)):
