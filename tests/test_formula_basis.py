@@ -42,5 +42,17 @@ def test_an_exemption_is_quoted_only_when_the_key_comes_to_nothing():
     )
     assert _quoted(held_18_months, exempt, taxed) == taxed + "。"
     assert _quoted(held_18_months, exempt) is None
-    held_3_years = "2026年10月，邓女士出售持有3年的住房，持有满2年免征增值税，增值税=0元"
+    held_3_years = "2026年10月，邓女士出售持有3年的住房，持有满2年免征增值税，附加税费随之为0"
     assert _quoted(held_3_years, exempt, taxed) == exempt + "。"
+
+
+def test_an_income_tax_worked_past_a_vat_exemption_quotes_the_tax_on_the_gain():
+    stem = "陈某应缴纳的个人所得税为112,000元。（　）"
+    exempt = "个人所得税 = 0（持有满5年且为家庭唯一生活用房）"
+    on_gain = "个人所得税 = (不含增值税成交价 − 原值 − 合理费用) × 20%"
+    told = (
+        "2026年5月，陈某出售一套持有3年的住房，能够提供原购房价款173万元的凭证。持有满2年免征增值税，"
+        "应纳税所得额=2,400,000−1,730,000−110,000=560,000元，个人所得税=560,000×20%=112,000元"
+    )
+    shelves = [("s1", ("第八章",), [exempt, on_gain])]
+    assert formula_quoted("个人所得税", stem, told, ("第八章",), shelves) == on_gain + "。"

@@ -28,8 +28,8 @@ _SINCE = re.compile(rf"{_DATE}(?:及以后|以后|起)")
 _UNTIL = re.compile(rf"{_DATE}(?:及以前|以前|前)")
 _NOTE = re.compile(r"（([^）]*)）")
 _TOLD_YEAR = re.compile(r"((?:19|20)\d{2})年")
-# a working that comes to nothing owed: "增值税=0元", "免征增值税，附加税费随之为0"
-_NOTHING_OWED = re.compile(r"[=＝为]\s*0(?:\.0+)?\s*元?(?![\d.,])|免征")
+# the figures a working arrives at ("增值税=48,000元", "附加税费随之为0"): its last is the key
+_RESULT = re.compile(r"[=＝为]\s*(\d[\d,]*(?:\.\d+)?)")
 
 
 def _han(text: str) -> str:
@@ -64,6 +64,13 @@ def _holds(formula: str, year: int | None) -> bool:
     2026 sale, nor one valid from 2026 the rule of a 2025 sale."""
     since, until = _window(formula)
     return year is None or since <= year <= until
+
+
+def _owes(told: str) -> bool:
+    """Whether the key's working comes to a sum: its last result is not 0 (a working may well say 免征增值税
+    on its way to an income tax)."""
+    results = _RESULT.findall(told)
+    return not results or float(results[-1].replace(",", "")) != 0
 
 
 def _exempts(formula: str) -> bool:
@@ -189,7 +196,7 @@ def formula_quoted(
     scored = []
     for index, (_, shelf_chapter, formulas) in enumerate(shelves):
         tier = 0 if index == 0 else 1 if shelf_chapter == chapter else 2
-        owed = _NOTHING_OWED.search(told) is None
+        owed = _owes(told)
         for formula in (f for f in formulas if _applies(f, told, year, owed)):
             named, stranger, share, fits = _likeness(formula, label, stem, told)
             name = _pairs(_named(formula))
