@@ -96,7 +96,8 @@ DIALOGUE = ("全部章节", "混合", "严谨（贴近教材）", str(ANSWERED),
 FEEDBACK_MARK = "解析"
 FINISHED_MARK = "本轮结束"
 RETRY_LABEL = "重试"
-ROUND_MARK = "设置："  # the dialogue's last edit, where a round begins
+# The dialogue's last edit, where a round begins, starts with this (the menu's "我的默认设置：" does not).
+ROUND_MARK = "设置："
 # A round whose questions are ready when the learner gets to them costs 7 or 8; a long wait adds a status
 # edit a second, a question the bot could not write its notice and a retry: judged on the mean, max shown.
 ROUND_CALLS_TARGET = 8
@@ -234,7 +235,7 @@ async def calls_per_round(client: EmulatorClient, played: list[Played]) -> list[
             continue
         events = await client.events(learner.user_id)
         bots = [e for e in events if e.kind in ("message", "edited") and e.message and e.message.from_bot]
-        start = next((i for i, e in enumerate(bots) if ROUND_MARK in e.message.body), None)
+        start = next((i for i, e in enumerate(bots) if e.message.body.startswith(ROUND_MARK)), None)
         if start is not None:
             counts.append(len(bots) - start)
     return counts
