@@ -66,6 +66,11 @@ def with_blank(stem: str) -> str:
     return f"{body}{BLANK}{tail or '。'}"
 
 
+def worded_for(qtype: str, stem: str) -> str:
+    """A multiple-choice stem asks for several answers as papers do, "…的有（　）", not "…的是（　）"."""
+    return stem.replace(f"的是{BLANK}", f"的有{BLANK}") if qtype == "multi" else stem
+
+
 def strip_option_prefix(option: str) -> str:
     return clean_text(_OPTION_PREFIX.sub("", option, count=1))
 

@@ -16,6 +16,8 @@ from graph.format import (
     same_number,
     short_explanation,
 )
+from graph.nodes.writer import write_question
+from retrieval.models import Slice
 
 BASIS = "定金的数额由当事人约定，但不得超过主合同标的额的20%。"
 ANALYSIS = "总价300万元的20%为60万元，约定的80万元中超出的20万元不产生定金效力。"
@@ -121,3 +123,18 @@ def test_a_figure_written_in_chinese_numerals_or_in_ten_thousands_is_the_same_fi
 @pytest.mark.parametrize("words", ["第一年", "统一年限", "唯一住房", "一般情况下"])
 def test_words_made_with_numeral_characters_are_not_figures(words):
     assert numbers_in(words) == []
+
+
+def test_a_multiple_choice_stem_asks_for_the_answers_it_has_and_a_single_choice_stays():
+    piece = Slice(id="s1", path=("第一篇", "第一章", "一、节"), mastery="掌握", text="甲、乙、丙都属于X。")
+    draft = {
+        "stem": "下列属于X的是（ ）",
+        "options": ["甲", "乙", "丙", "丁"],
+        "answer": "ABC",
+        "explanation": "1、教材原文：甲、乙、丙都属于X。2、试题分析：丁不属于X。3、结论：本题选ABC。",
+        "sources": ["甲、乙、丙都属于X。"],
+    }
+    multi = write_question({"draft": draft, "qtype": "multi"}, piece, "strict")
+    single = write_question({"draft": {**draft, "answer": "A"}, "qtype": "single"}, piece, "strict")
+    assert multi.stem == "下列属于X的有（　）"
+    assert single.stem == "下列属于X的是（　）"

@@ -16,6 +16,7 @@ from graph.format import (
     short_explanation,
     strip_option_prefix,
     with_blank,
+    worded_for,
 )
 from graph.nodes.common import request_of, step
 from graph.schemas import Draft
@@ -38,7 +39,7 @@ def write_question(authored: dict[str, Any], slice_: Slice, mode: str) -> Questi
     calculation = authored.get("calculation")
     return Question(
         qtype=qtype,
-        stem=with_blank(draft.stem),
+        stem=worded_for(qtype, with_blank(draft.stem)),
         options=options,
         answer=answer,
         explanation=explanation,
