@@ -4,7 +4,9 @@
 - Rates and ratios: Decimal fractions, 0.0001, half-up (0.0305, never 3.05): four places keep every statutory
   rate exact (0.0005 stamp duty, 0.015 deed tax) and are finer than any exam option.
 - A tax base is rounded before its rate is applied, as on a tax form, so `tax = round2(base × rate)` can be
-  re-derived from the printed figures. Loan figures are computed exactly and rounded once at the end, because
+  re-derived from the printed figures; VAT separated from an inclusive price is the one chain, price ÷
+  (1 + rate) × rate, rounded once at the end as a reader works it (166,761.90, not 166,761.91 from a base
+  rounded first). Loan figures are computed exactly and rounded once at the end, because
   the textbook's total interest uses the unrounded monthly payment.
 """
 

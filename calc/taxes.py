@@ -59,8 +59,9 @@ def _resale_vat(
             )
         return _vat_on_gain(price, original_price, rule.non_residential_gain_rate, "non-residential property")
     if years_held < rule.exempt_years:
-        exclusive = round2(price / (1 + rule.rate))
-        return _Vat(rule.rate, round2(exclusive * rule.rate), exclusive)
+        # one rounding at the end, as the chain price ÷ (1 + rate) × rate is worked on paper
+        exclusive = price / (1 + rule.rate)
+        return _Vat(rule.rate, round2(exclusive * rule.rate), round2(exclusive))
     if rule.tier1_non_ordinary_on_gain and not ordinary and policy.is_tier1(city):
         return _vat_on_gain(
             price, original_price, rule.rate, f"a non-ordinary home in {city} before 2024-12-01"

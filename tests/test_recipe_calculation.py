@@ -15,7 +15,7 @@ import calc
 from graph.authors.base import Task
 from graph.authors.calc_text import HOLDINGS, TELLINGS, Case, Names, money, yuan
 from graph.authors.recipes.base import Brief, Written
-from graph.authors.recipes.calculation import CalculationRecipe
+from graph.authors.recipes.calculation import CalculationRecipe, wrong_answers
 from graph.checks import run_checks
 from graph.format import explanation_parts, numbers_in, same_number
 from graph.nodes.writer import write_question
@@ -445,3 +445,15 @@ def test_a_flexible_down_payment_leaves_the_minimum_ratio_to_the_learner_and_the
     assert check_stem_calculation(question, calc.run).issues == []
     assert "最低首付款比例为15%，不区分首套和二套住房" in written.draft.explanation
     assert "15%" in _write(DOWN_SLICE, DOWN, mode="strict", seed=seed).draft.stem
+
+
+def test_a_distractor_is_worked_in_one_chain_and_rounded_once_as_the_key_is() -> None:
+    """Examiners struck 166,761.91 offered for 3,502,000÷1.05×5%: rounding the base to the cent first put
+    the option 0.01 元 off the mistake its explanation names."""
+    telling = TELLINGS["resale_vat"]
+    args = {"price": 3_502_000, "years_held": 1, "date": "2026-11-10", "urban_rate": 0.05}
+    case = Case(args)
+    key = calc.run("resale_vat", args)["vat"]
+    wrongs = wrong_answers(telling, case, "vat", key, ())
+    old_rate = [w.value for w in wrongs if "5%" in w.why]
+    assert old_rate == [166_761.90]
