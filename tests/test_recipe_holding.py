@@ -219,7 +219,7 @@ def test_the_holding_period_is_dated_by_the_deed_and_the_textbooks_counting_rule
             written = _write(f"{EXEMPT}{COUNTING}", qtype, seed)
             assert written is not None
             told = written.draft.stem + "".join(written.draft.options or [])
-            assert "购买" not in told and "缴纳契税并取得一套住房的不动产权证书" in told, told
+            assert "购买" not in told and "缴纳契税" in told and "取得一套住房的不动产权证书" in told, told
             assert COUNTING.rstrip("。") in written.draft.explanation
             land = "土地使用年限自出让合同约定的起始日起算。"  # a land term, no holding period
             plain = _write(f"{EXEMPT}{land}", qtype, seed)
@@ -236,3 +236,43 @@ def test_a_rule_that_is_no_tax_is_not_framed_as_a_tax_office_s_business():
             written = _write(text, qtype, seed)
             assert written is not None
             assert "税务" not in written.draft.stem, written.draft.stem
+
+
+def test_a_textbook_counting_from_the_earlier_day_gets_the_deed_and_certificate_days_apart_as_a_trap():
+    """Examiners asked for the earlier-of-the-two trap: with the deed tax paid before the certificate, a sale
+    just past the deed's anniversary but short of the certificate's has held 2 years, and the key says so."""
+    trapped = 0
+    for seed in range(24):
+        written = _write(f"{EXEMPT}{COUNTING}", "judge", seed)
+        assert written is not None
+        days = [dt.date(int(y), int(m), int(d)) for y, m, d in _DATE.findall(written.draft.stem)]
+        if len(days) != 3:
+            continue
+        paid, issued, sold = days
+        assert paid < issued
+        assert written.draft.answer == ("A" if _held_two_years(paid, sold) else "B")
+        if _held_two_years(paid, sold) and not _held_two_years(issued, sold):
+            trapped += 1
+            assert f"较早的契税完税日{paid.year}年{paid.month}月{paid.day}日" in written.draft.explanation
+    assert trapped >= 2
+    for seed in range(8):  # a textbook without the counting rule keeps both on one day
+        plain = _write(EXEMPT, "judge", seed)
+        assert plain is not None and len(_DATE.findall(plain.draft.stem)) == 2
+
+
+def test_a_seller_on_the_other_side_of_the_bound_is_told_what_holds_for_him_in_plain_words():
+    """ "不能适用‘缴纳增值税及附加’" was struck as machine wording: the other side reads as the textbook's rule
+    for it ("免征增值税") or the consequence turned ("不能免征增值税")."""
+    due = "卖方持有不满2年的，缴纳增值税及附加。"
+    both = "个人销售持有满2年的住房，免征增值税。"
+    for seed in range(12):
+        for qtype in ("single", "multi", "judge"):
+            alone = _write(EXEMPT, qtype, seed)
+            paired = _write(f"{due}{both}", qtype, seed)
+            assert alone is not None and paired is not None
+            for written in (alone, paired):
+                assert "不能适用" not in written.draft.explanation
+            if "不满2年" in alone.draft.explanation:
+                assert "不满2年，不能免征增值税" in alone.draft.explanation
+            if "已满2年" in paired.draft.explanation and "缴纳增值税及附加" in paired.draft.stem:
+                assert "已满2年，免征增值税" in paired.draft.explanation

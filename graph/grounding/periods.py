@@ -1,7 +1,8 @@
 """A case told with the day something was bought and the day it was sold reads, for the textbook, as the
 time it was held: "2024年3月18日购买一套住房，2026年1月10日将其出售" is a home held 1.81 years, which is what
 a rule's bound ("购买2年以上（含2年）的住房") speaks of. Whole months count, as a holding period is reckoned
-from the purchase day to the same day of a later month."""
+from the purchase day to the same day of a later month; a case telling the deed tax paid and the certificate
+issued on two days is held from the earlier, as the tax rules count it."""
 
 from __future__ import annotations
 
@@ -15,6 +16,14 @@ _DEED = "缴纳契税并取得"
 _HELD = re.compile(
     rf"于?{_DAY}，?(?P<who>[^，；。]{{0,8}}?)于?(?P<acquire>购买|购入|购置|{_DEED}|取得)了?一[套处间]"
     rf"(?P<home>[\u4e00-\u9fff]{{1,10}}?)(?:的不动产权证书)?[；，](?:并于|于)?{_DAY}，?(?:他|她)?(?:将其|将这套|将该)?"
+    rf"(?P<sell>{_SELL})(?:这套|该)?(?P=home)?"
+)
+
+
+# The deed tax paid and the certificate issued on two days: the textbook counts from the earlier one.
+_TWO = re.compile(
+    rf"于?{_DAY}，?(?P<who>[^，；。]{{0,8}}?)缴纳契税，于?{_DAY}取得一[套处间](?P<home>[\u4e00-\u9fff]{{1,10}}?)"
+    rf"的不动产权证书[；，](?:并于|于)?{_DAY}，?(?:他|她)?(?:将其|将这套|将该)?"
     rf"(?P<sell>{_SELL})(?:这套|该)?(?P=home)?"
 )
 
@@ -34,4 +43,13 @@ def held_for(text: str) -> str:
         acquire = "购买" if match["acquire"] == _DEED else match["acquire"]
         return f"{match['who']}{acquire}{years}年的{match['home']}{match['sell']}"
 
-    return _HELD.sub(period, text)
+    def earlier(match: re.Match[str]) -> str:
+        paid, issued, sold = match.group(1, 2, 3), match.group(5, 6, 7), match.group(9, 10, 11)
+        start = min(paid, issued, key=lambda day: tuple(int(part) for part in day))
+        months = _months(*start, *sold)
+        if months < 0:
+            return match.group()
+        years = f"{months / 12:.2f}".rstrip("0").rstrip(".")
+        return f"{match['who']}购买{years}年的{match['home']}{match['sell']}"
+
+    return _HELD.sub(period, _TWO.sub(earlier, text))

@@ -85,6 +85,7 @@ class Held:
     bought: dt.date
     sold: dt.date
     meets: bool
+    certified: dt.date | None = None  # the certificate's day when it came after the deed tax was paid
 
     def period(self) -> str:
         months = (self.sold.year - self.bought.year) * 12 + self.sold.month - self.bought.month
@@ -208,6 +209,31 @@ def acquired(home: str) -> str:
     return f"缴纳契税并取得一套{home}的不动产权证书"
 
 
+def _certified(held: Held, sale: Sale, rng: random.Random) -> Held:
+    """The certificate issued some weeks after the deed tax was paid, for a textbook that counts from the
+    earlier of the two: a sale just past the deed's anniversary is then still short of the certificate's,
+    the trap of counting from the later day."""
+    past = (held.sold - _shift(held.bought, sale.months, held.bought.day)).days
+    late = past + rng.randint(5, 30) if 0 <= past <= 60 else rng.randint(15, 60)
+    return replace(held, certified=held.bought + dt.timedelta(days=late))
+
+
+def _from_earlier(brief: Brief) -> bool:
+    """Whether the textbook counts holding from the earlier of the deed-tax day and the certificate's."""
+    rule = counted(brief)
+    found = _COUNTED.search(rule.source) if rule is not None else None
+    return found is not None and "较早" in found.group() and "契税" in found.group()
+
+
+def _dated(held: Held, home: str, who: str = "") -> str:
+    """The start of holding as the case tells it: one day for both, or the two days apart."""
+    if held.certified is None:
+        return f"{who}{acquired(home)}" if who else f"于{_day(held.bought)}{acquired(home)}"
+    if who:
+        return f"{who}缴纳契税，{_day(held.certified)}取得一套{home}的不动产权证书"
+    return f"于{_day(held.bought)}缴纳契税，{_day(held.certified)}取得一套{home}的不动产权证书"
+
+
 def counted(brief: Brief) -> Fact | None:
     """The textbook's own sentence on how a holding period is counted, when it has one."""
     return next((fact for fact in brief.facts if _COUNTED.search(fact.source)), None)
@@ -223,13 +249,38 @@ def counting_lead(fact: Fact, brief: Brief) -> tuple[str, list[str]]:
     return f"{rule_lead(fact)}{found.group().strip('，')}。", [fact.source, rule.source]
 
 
-def _reasoning(sale: Sale, held: Held, subject: str) -> str:
+def otherwise(subject: str, other: str | None) -> str:
+    """What holds for a seller on the other side of the bound: the textbook's rule for that side when it has
+    one ("免征增值税"), else the consequence turned as a reader says it ("不能免征增值税", "无需缴纳…")."""
+    if other:
+        return duty(other)
+    for word, turned in (("免", "不能"), ("可以", "不能"), ("应当", "无需"), ("必须", "无需")):
+        if subject.startswith(word):
+            return f"{turned}{subject.removeprefix(word) if word in ('可以', '应当', '必须') else subject}"
+    if subject.startswith(("缴纳", "征收", "按", "全额")):
+        return f"无需{subject}"
+    return f"不属于{duty(subject)}的情形"
+
+
+def _opposite(fact: Fact, sale: Sale, brief: Brief) -> str | None:
+    """The consequence of the textbook's rule for the other side of the same bound on the same sale."""
+    for other in brief.facts:
+        if other.id == fact.id or other.kind != "threshold" or not consequence(other):
+            continue
+        told = sale_of(other)
+        if told and told.months == sale.months and told.lower != sale.lower and told.home == sale.home:
+            return other.subject
+    return None
+
+
+def _reasoning(sale: Sale, held: Held, subject: str, other: str | None = None) -> str:
     reached = "已满" if held.meets == sale.lower else "不满"
-    verdict = subject if held.meets else f"不能适用“{subject}”"
-    return (
-        f"自{_day(held.bought)}完税并取得不动产权证书至{_day(held.sold)}{sale.sell}，持有{held.period()}，"
-        f"{reached}{sale.bound}，{verdict}"
-    )
+    verdict = duty(subject) if held.meets else otherwise(subject, other)
+    if held.certified is None:
+        start = f"自{_day(held.bought)}完税并取得不动产权证书"
+    else:
+        start = f"自较早的契税完税日{_day(held.bought)}起算（不动产权证书{_day(held.certified)}才取得）"
+    return f"{start}至{_day(held.sold)}{sale.sell}，持有{held.period()}，{reached}{sale.bound}，{verdict}"
 
 
 def sale_year(sale: Sale, rng: random.Random) -> int:
@@ -285,14 +336,16 @@ class Holding:
         meets, misses = self._kinds(sale)
         kind = rng.choice([meets[0], meets[0], misses[0], misses[0], *meets[1:], *misses[1:]])
         held = _held(sale, kind, rng, sale_year(sale, rng))
+        if _from_earlier(brief) and rng.random() < 0.5:
+            held = _certified(held, sale, rng)
         person = scenes.person(rng)
         pronoun = "她" if person.endswith("女士") else "他"
         stem = (
-            f"{_day(held.bought)}，{person}{acquired(sale.home)}；{_day(held.sold)}，{pronoun}"
+            f"{_day(held.bought)}，{_dated(held, sale.home, person)}；{_day(held.sold)}，{pronoun}"
             f"{sale.sell}这套{sale.home}时{duty(fact.subject)}。（　）"
         )
         lead, sources = counting_lead(fact, brief)
-        analysis = f"{lead}{person}{_reasoning(sale, held, fact.subject)}。"
+        analysis = f"{lead}{person}{_reasoning(sale, held, fact.subject, _opposite(fact, sale, brief))}。"
         return O.judge([fact.id], stem, held.meets, analysis, sources, difficulty=0.5)
 
     def _choice(self, fact: Fact, sale: Sale, brief: Brief) -> Written | None:
@@ -314,12 +367,16 @@ class Holding:
         year = sale_year(sale, rng)
         taken: set[str] = set()
         choices = []
+        other = _opposite(fact, sale, brief)
+        earlier = _from_earlier(brief)
         for kind, right in picked:
             held = _held(sale, kind, rng, year)
+            if earlier and rng.random() < 0.4:
+                held = _certified(held, sale, rng)
             person = scenes.plain_name(rng, taken)
             taken.add(person)
-            text = f"{person}于{_day(held.bought)}{acquired(sale.home)}，{_day(held.sold)}{sale.sell}"
-            choices.append(O.Option(text, right, f"：{person}{_reasoning(sale, held, fact.subject)}"))
+            text = f"{person}{_dated(held, sale.home)}，{_day(held.sold)}{sale.sell}"
+            choices.append(O.Option(text, right, f"：{person}{_reasoning(sale, held, fact.subject, other)}"))
         if len({c.text for c in choices}) < len(choices):
             return None
         asked = duty(fact.subject) if wanted else waived(fact.subject)
