@@ -25,8 +25,10 @@ from vocabulary.records import Question
 _PATH = ("第三篇 个人住房贷款", "第十章 住房公积金贷款", "第二节 申请", "一、审批时限")
 _DATE = re.compile(r"(\d{4})年(\d{1,2})月(\d{1,2})日")
 DECIDE = "住房公积金管理中心应当自受理申请之日起15日内作出准予贷款或者不准贷款的决定，并通知申请人。"
+# How the textbook counts a period in days: only with it is a by-when date beyond dispute.
+COUNTED = "期间以日计算的，开始的当日不计入，自下一日开始计算。"
 OTHERS = (
-    "单位录用职工的，应当自录用之日起30日内为职工办理住房公积金缴存登记。",
+    "③单位录用职工的，应当自录用之日起30日内为职工办理住房公积金缴存登记。",
     "受遗赠人应当在知道受遗赠后六十日内，作出接受或者放弃受遗赠的表示。",
     "出租人履行通知义务后，承租人在五日内未明确表示购买的，视为放弃。",
     "预告登记后，自能够进行不动产登记之日起九十日内未申请登记的，预告登记失效。",
@@ -63,7 +65,7 @@ def _day(text: str) -> dt.date:
 def test_the_key_is_fifteen_days_after_the_day_of_acceptance_and_the_others_are_mistakes_with_it():
     keys = set()
     for seed in range(10):
-        question = _write(seed)
+        question = _write(seed, DECIDE + COUNTED)
         assert question is not None
         assert "15日内" not in question.stem and "受理申请" in question.stem
         assert re.match(r"^.某向某住房公积金管理中心申请贷款，该中心于", question.stem), question.stem
@@ -71,20 +73,20 @@ def test_the_key_is_fifteen_days_after_the_day_of_acceptance_and_the_others_are_
         gaps = [(_day(option) - start).days for option in question.options]
         assert question.answer == ["ABCD"[gaps.index(15)]], (question.stem, question.options)
         assert len(set(gaps)) == 4 and {5, 30, 60, 90} & set(gaps), gaps  # another limit of the chapter
-        assert "当日不计入" in question.explanation
+        assert "开始的当日不计入" in question.explanation and "③" not in question.explanation
         for why in re.findall(
             r"选项[A-D]“[^”]+”([^；。]+)", question.explanation
         ):  # each wrong day's mistake
-            assert re.search(r"第15日|少算了一日|多算了一日|15个工作日|教材为“", why), why
+            assert re.search(r"第15日|少算了一日|多算了一日|15个工作日|教材对“", why), why
         keys.add(question.answer[0])
     assert len(keys) >= 2  # the right day is not always the same option
 
 
 def test_the_critic_signs_the_right_day_and_rejects_a_wrong_one():
-    pieces, facts = _kb(DECIDE)
-    library = SimpleNamespace(knowledge=KnowledgeIndex(pieces), facts=facts)
-    for seed in range(6):
-        question = _write(seed)
+    for text, seed in [(t, seed) for t in (DECIDE, DECIDE + COUNTED) for seed in range(6)]:
+        pieces, facts = _kb(text)
+        library = SimpleNamespace(knowledge=KnowledgeIndex(pieces), facts=facts)
+        question = _write(seed, text)
         assert question is not None
         assert ground_question(question, pieces[0], library).issues(strict=True) == [], question.options
         wrong = next(letter for letter in "ABCD" if [letter] != question.answer)
@@ -117,7 +119,7 @@ def test_every_option_falls_on_a_plain_working_day_so_no_day_moves_on():
     """A day on a weekend or holiday moves to the next working day, so a key or a wrong day's reckoning
     there would be disputable."""
     for seed in range(60):
-        for text in (DECIDE, REFUND):
+        for text in (DECIDE + COUNTED, REFUND + COUNTED):
             question = _write(seed, text)
             assert question is not None
             for option in question.options:
@@ -181,3 +183,25 @@ def test_the_premise_is_found_in_another_point_of_the_chapter_and_without_it_the
         written = RECIPE.write(_rule(facts), Brief(task=task, facts=facts, rng=random.Random(seed)))
         assert written is not None and "因面积误差比绝对值超出3%，买受人提出退房" in written.draft.stem
     assert all(_write(seed, rule) is None for seed in range(4))
+
+
+def test_without_a_counting_rule_the_case_asks_which_day_keeps_the_limit_however_it_is_counted():
+    """Examiners struck a by-when date the textbook gives no rule to reckon (is the day of acceptance day 1?
+    are they working days?): without one, the key lies inside the limit on any reading and the other days
+    lie past it on any reading, and a longer limit of the chapter is named for what it is."""
+    for seed in range(12):
+        question = _write(seed)
+        assert question is not None
+        assert "最迟" not in question.stem and "没有超过规定期限" in question.stem, question.stem
+        start = _day(question.stem)
+        gaps = [(_day(option) - start).days for option in question.options]
+        key = "ABCD".index(question.answer[0])
+        assert 0 < gaps[key] <= 13, gaps  # the 14th day would be the last if the day of acceptance counted
+        working = 0
+        day = start
+        while working < 15:
+            day += dt.timedelta(days=1)
+            working += plain_working_day(day)
+        assert all(start + dt.timedelta(days=g) > day for i, g in enumerate(gaps) if i != key), gaps
+        assert "当日不计入" not in question.explanation and "③" not in question.explanation
+        assert "与本案无关" in question.explanation

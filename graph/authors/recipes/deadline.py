@@ -41,6 +41,13 @@ _IF = re.compile(r"(?:^|[，。；：])(?P<party>[\u4e00-\u9fff]{1,6}?人)(?P<ac
 # "作出准予贷款或者不准贷款的决定": what the application received was for.
 _MATTER = re.compile(r"准予([\u4e00-\u9fff]{2,4}?)(?:或者|或|的|$)")
 _TRIES = 400
+# How the textbook says a period in days is counted; without it a by-when date is disputable (is the first
+# day counted? calendar or working days?), so a case then asks only whether a day is clearly within.
+_COUNTING = re.compile(r"(?:开始的?当日|当天)不(?:计入|算入)|(?:次日|下一日)(?:开始)?(?:起算|计算)")
+# A list item's number before a clause quoted from the textbook ("③单位应当…", "（1）…", "2．…").
+_NUMBERING = re.compile(
+    r"^\s*(?:[①-⑳]|[（(]\s*[\d一二三四五六七八九十]{1,2}\s*[)）]|\d{1,2}\s*[、.．]|[一二三四五六七八九十]、)\s*"
+)
 
 
 @dataclass(frozen=True)
@@ -110,9 +117,9 @@ class Wrong:
     why: str
 
 
-def _siblings(brief: Brief, days: int) -> list[Wrong]:
-    """The other limits in days the same chapter sets, else the same part (篇): limits a learner studying
-    this one has just met, each with the clause that sets it."""
+def _limits(brief: Brief, days: int) -> dict[int, str]:
+    """The other limits in days the same chapter sets, else the same part (篇), each with the clause that
+    sets it: limits a learner studying this one has just met."""
     home = brief.task.slice
     for pool in (
         brief.facts.of_chapter(home.chapter, "threshold"),
@@ -129,13 +136,33 @@ def _siblings(brief: Brief, days: int) -> list[Wrong]:
                 continue
             for clause in re.split(r"[。；]", other.source):
                 if other.value in {_count(figure) for figure in _WITHIN.findall(clause)}:
-                    found.setdefault(int(other.value), clause.split("：")[-1].strip("，"))
+                    found.setdefault(int(other.value), unnumbered(clause.split("：")[-1].strip("，")))
         if found:
-            return [
-                Wrong(gap, f"是按{gap}日计算的日期，而{gap}日是教材为“{clause}”规定的期限")
-                for gap, clause in sorted(found.items())
-            ]
-    return []
+            return dict(sorted(found.items()))
+    return {}
+
+
+def _siblings(brief: Brief, days: int) -> list[Wrong]:
+    """The chapter's other limits as the days a learner reckons with them."""
+    return [
+        Wrong(gap, f"是按{gap}日计算的日期，而{gap}日是教材对“{clause}”规定的期限，与本案无关")
+        for gap, clause in _limits(brief, days).items()
+    ]
+
+
+def unnumbered(clause: str) -> str:
+    """A clause quoted without the list number it bears in the textbook ("③单位应当…" → "单位应当…")."""
+    return _NUMBERING.sub("", clause)
+
+
+def counting_rule(brief: Brief) -> str | None:
+    """The textbook's sentence on how a period in days is counted, when it has one."""
+    texts = [brief.task.slice.text, *(fact.source for fact in brief.facts)]
+    for text in texts:
+        for sentence in re.split(r"(?<=[。；])", text):
+            if _COUNTING.search(sentence):
+                return unnumbered(sentence.strip())
+    return None
 
 
 def _wrongs(brief: Brief, days: int) -> list[Wrong]:
@@ -209,36 +236,94 @@ class Deadline:
         limit = limit_of(fact)
         if limit is None:
             return None
-        dates = _dates(brief, limit.days)
-        if dates is None:
-            return None
-        start, (due, *others), wrongs = dates
         home = brief.task.slice
         # the premise may stand in another point of the chapter than the limit ("…超出3%时，买受人有权退房")
         told_in = "。".join([home.text, *(other.source for other in brief.facts.of_chapter(home.chapter))])
         premise = condition(fact, told_in)
         if premise is None and _party_act(fact) is not None:
             return None  # "买受人提出退房" with no reason is no case
-        told = _told(brief, limit, _day(start), f"因{premise}，" if premise else "")
-        if told is None:
-            return None
-        stem = f"{told}。按照规定，{limit.actor}最迟应当于（　）{limit.act}。"
-        rule = f"{limit.actor}应当自{limit.event}之日起{limit.days}日内{limit.act}"
-        choices = [O.Option(_day(due), True, f"“{_day(due)}”是自{_day(start)}的次日起算的第{limit.days}日")]
-        choices += [
-            O.Option(_day(day), False, f"“{_day(day)}”{wrong.why}")
-            for day, wrong in zip(others, wrongs, strict=True)
-        ]
-        return O.choice(
-            [fact.id],
-            "single",
-            stem,
-            sorted(choices, key=lambda option: _order(option.text)),  # in date order, as papers print them
-            [fact.source],
-            lead=f"教材规定，{rule}。期间开始的当日不计入，{_day(start)}的次日为第1日；"
-            f"期限的最后一日{_day(due)}是{holidays.weekday(due)}，不是休息日或法定节假日，不发生顺延。",
-            difficulty=0.5,
-        )
+        because = f"因{premise}，" if premise else ""
+        counting = counting_rule(brief)
+        if counting is None:
+            return _within(fact, brief, limit, because)
+        return _by_when(fact, brief, limit, because, counting)
+
+
+def _rule(limit: Limit) -> str:
+    return f"{limit.actor}应当自{limit.event}之日起{limit.days}日内{limit.act}"
+
+
+def _by_when(fact: Fact, brief: Brief, limit: Limit, because: str, counting: str) -> Written | None:
+    """The last day of the limit, for a textbook that says how a period in days is counted."""
+    dates = _dates(brief, limit.days)
+    if dates is None:
+        return None
+    start, (due, *others), wrongs = dates
+    told = _told(brief, limit, _day(start), because)
+    if told is None:
+        return None
+    stem = f"{told}。按照规定，{limit.actor}最迟应当于（　）{limit.act}。"
+    choices = [O.Option(_day(due), True, f"“{_day(due)}”是自{_day(start)}的次日起算的第{limit.days}日")]
+    choices += [
+        O.Option(_day(day), False, f"“{_day(day)}”{wrong.why}")
+        for day, wrong in zip(others, wrongs, strict=True)
+    ]
+    return O.choice(
+        [fact.id],
+        "single",
+        stem,
+        sorted(choices, key=lambda option: _order(option.text)),  # in date order, as papers print them
+        [fact.source, counting],
+        lead=f"教材规定，{_rule(limit)}；{counting.rstrip('。；')}。{_day(start)}的次日为第1日；"
+        f"期限的最后一日{_day(due)}是{holidays.weekday(due)}，不是休息日或法定节假日，不发生顺延。",
+        difficulty=0.5,
+    )
+
+
+def _within(fact: Fact, brief: Brief, limit: Limit, because: str) -> Written | None:
+    """Which of four days keeps within the limit, for a textbook that does not say how a period in days is
+    counted: the right day lies inside it however it is counted (the first day in or out, calendar or
+    working days), the others past it by any reckoning, at the ends of the chapter's longer limits first."""
+    days, rng = limit.days, brief.rng
+    if days < 4:
+        return None
+    longer = {gap: clause for gap, clause in _limits(brief, days).items() if gap > days}
+    start = scenes.day_in(rng, rng.choice(holidays.YEARS[-2:]))
+    while _working_days(start, days).year not in holidays.YEARS:  # a reckoning past the holiday table
+        start -= dt.timedelta(days=days)
+    # the most lenient reading: working days, or calendar days run on past a week of holidays
+    latest = max(_working_days(start, days), start + dt.timedelta(days=days + 7))
+    gaps = [gap for gap in longer if start + dt.timedelta(days=gap) > latest]
+    rng.shuffle(gaps)
+    # one day only just past the limit, so the key is not merely the earliest date
+    gaps = [(latest - start).days + rng.randint(1, 5), *gaps[: _SIBLINGS - 1]]
+    while len(gaps) < _SIBLINGS:
+        gaps = list(dict.fromkeys([*gaps, (latest - start).days + rng.randint(6, 20)]))
+    inside = rng.randint(max(2, days // 3), days - 2)
+    told = _told(brief, limit, _day(start), because)
+    if told is None:
+        return None
+    doer = limit.actor if _OWN_PARTY.match(limit.event) else f"该{_short(limit.actor)}"
+    stem = f"{told}。{doer}于下列日期{limit.act}，其中没有超过规定期限的是（　）"
+    right = start + dt.timedelta(days=inside)
+    choices = [
+        O.Option(_day(right), True, f"“{_day(right)}”是{_day(start)}之后第{inside}日，在{days}日的期限之内")
+    ]
+    for gap in gaps:
+        late = start + dt.timedelta(days=gap)
+        why = f"“{_day(late)}”是{_day(start)}之后第{gap}日，已超过{days}日的期限"
+        if gap in longer:
+            why += f"（{gap}日是教材对“{longer[gap]}”规定的期限，与本案无关）"
+        choices.append(O.Option(_day(late), False, why))
+    return O.choice(
+        [fact.id],
+        "single",
+        stem,
+        sorted(choices, key=lambda option: _order(option.text)),
+        [fact.source],
+        lead=f"教材规定，{_rule(limit)}。",
+        difficulty=0.45,
+    )
 
 
 def _order(text: str) -> tuple[int, ...]:
