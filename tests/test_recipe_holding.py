@@ -261,8 +261,8 @@ def test_a_textbook_counting_from_the_earlier_day_gets_the_deed_and_certificate_
 
 
 def test_a_seller_on_the_other_side_of_the_bound_is_told_what_holds_for_him_in_plain_words():
-    """ "不能适用‘缴纳增值税及附加’" was struck as machine wording: the other side reads as the textbook's rule
-    for it ("免征增值税") or the consequence turned ("不能免征增值税")."""
+    """ "不能适用‘缴纳增值税及附加’" was struck as machine wording: the other side reads as the textbook's
+    rule for it ("免征增值税") or the consequence turned ("不能免征增值税")."""
     due = "卖方持有不满2年的，缴纳增值税及附加。"
     both = "个人销售持有满2年的住房，免征增值税。"
     for seed in range(12):
