@@ -15,7 +15,7 @@ import calc
 from graph.authors.base import Task
 from graph.authors.calc_text import HOLDINGS, TELLINGS, Case, Names, money, yuan
 from graph.authors.recipes.base import Brief, Written
-from graph.authors.recipes.calculation import CalculationRecipe, wrong_answers
+from graph.authors.recipes.calculation import CalculationRecipe, quoted_rates, wrong_answers
 from graph.checks import run_checks
 from graph.format import explanation_parts, numbers_in, same_number
 from graph.nodes.writer import write_question
@@ -300,13 +300,31 @@ def test_most_calculation_slices_of_the_bundled_kb_yield_a_question_that_passes_
 def test_a_loan_is_told_as_the_purchase_it_pays_for(seed: int) -> None:
     """Examiners strike "某某贷款X万元，求月供" as a formula with a name (D9): the buyer buys a house, pays
     part down and borrows the rest, and the figures add up."""
-    written = _write(LOAN_SLICE, LOAN, mode="flexible", seed=seed)
+    written = _write(LOAN_SLICE, LOAN, mode="strict", seed=seed)
     stem, principal = written.draft.stem, written.calculation.args["principal"]
     told = re.search(r"总价([\d.]+)万元的存量住房，首付([\d.]+)万元，其余([\d.]+)万元向银行申请", stem)
     assert told is not None
     price, down, rest = (float(g) * 10_000 for g in told.groups())
     assert same_number(rest, principal) and same_number(price, down + rest)
     assert 0.25 <= down / price <= 0.45
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_flexible_loan_leaves_the_sum_borrowed_to_work_out_from_the_price_and_down_payment_share(
+    seed: int,
+) -> None:
+    """Examiners struck 灵活 loan questions that were the 严谨 frame with a name: the 灵活 case tells the
+    down payment as a share of the price, so the learner works out the sum borrowed before the payment."""
+    written = _write(LOAN_SLICE, LOAN, mode="flexible", seed=seed)
+    stem, principal = written.draft.stem, written.calculation.args["principal"]
+    told = re.search(r"总价([\d.]+)万元的存量住房，按(三成|四成|35%)的比例支付首付款，其余向银行申请", stem)
+    assert told is not None, stem
+    price = float(told.group(1)) * 10_000
+    share = {"三成": 0.3, "四成": 0.4, "35%": 0.35}[told.group(2)]
+    assert same_number(principal, price * (1 - share))
+    assert yuan(principal) not in stem and money(principal) not in stem
+    analysis = explanation_parts(written.draft.explanation)["试题分析"]
+    assert analysis.startswith(f"贷款本金P=总价×(1−首付款比例)={yuan(price)}×(1−{round(share * 100):g}%)")
 
 
 def test_a_first_month_payment_explains_its_formula() -> None:
@@ -339,8 +357,8 @@ def test_the_explanation_quotes_the_formula_of_the_figure_asked_and_of_the_sale_
         if fact.kind != "example" or fact.calculator not in ("resale_vat", "plot_ratio"):
             continue
         for seed in range(4):
-            for qtype in ("single", "judge"):
-                task = Task(slice=slices[fact.slice_id], qtype=qtype, mode="flexible", seed=seed, facts=facts)
+            for qtype, mode in (("single", "flexible"), ("judge", "flexible"), ("single", "strict")):
+                task = Task(slice=slices[fact.slice_id], qtype=qtype, mode=mode, seed=seed, facts=facts)
                 written = CalculationRecipe().write(
                     fact, Brief(task=task, facts=facts, rng=random.Random(seed))
                 )
@@ -360,8 +378,8 @@ def test_the_explanation_quotes_the_formula_of_the_figure_asked_and_of_the_sale_
         year = int(re.search(r"(\d{4})年", stem).group(1))
         rate, other = ("3%", "5%") if year >= 2026 else ("5%", "3%")
         assert rate in basis and other not in basis, (stem, basis)
-    for _, _, basis in quoted["ratio"]:
-        assert "容积率" in basis and "建筑密度" not in basis, basis
+    for stem, _, basis in quoted["ratio"]:  # 建筑密度 × 层数 is a rule only of a case told with its floors
+        assert "容积率" in basis and ("建筑密度" not in basis or "层" in stem), basis
 
 
 PLOT_SLICE = Slice(
@@ -457,3 +475,201 @@ def test_a_distractor_is_worked_in_one_chain_and_rounded_once_as_the_key_is() ->
     wrongs = wrong_answers(telling, case, "vat", key, ())
     old_rate = [w.value for w in wrongs if "5%" in w.why]
     assert old_rate == [166_761.90]
+
+
+def _example(calculator: str, args: dict, source: str, text: str, expected: dict) -> tuple[Slice, Fact]:
+    piece = Slice(
+        id=f"s-{calculator}",
+        path=("第一篇 测算", "第一章 测算", "第一节 测算", "一、测算"),
+        mastery="掌握",
+        text=text,
+    )
+    fact = Fact(
+        id=f"f-{calculator}",
+        kind="example",
+        slice_id=piece.id,
+        source=source,
+        calculator=calculator,
+        args=args,
+        expected=expected,
+    )
+    return piece, fact
+
+
+def _wrong_values(written: Written) -> list[float]:
+    draft = written.draft
+    return [_value(o) for letter, o in zip("ABCD", draft.options, strict=True) if letter != draft.answer]
+
+
+def test_a_flexible_request_gets_no_calculation_whose_story_decides_nothing() -> None:
+    """A sum of the areas a record lists, or a down payment at a ratio the stem states, is the 严谨 frame
+    with a name when asked as 灵活 (examiners struck Q76): it is declined, and kept for 严谨."""
+    area = _example(
+        "building_area",
+        {"inner_area": 90, "shared_area": 20},
+        "【例】套内建筑面积90平方米，分摊20平方米，建筑面积110平方米。",
+        "建筑面积等于套内建筑面积加分摊的共有建筑面积。",
+        {"area": 110},
+    )
+    down = _example(
+        "down_payment",
+        {"price": 4_000_000, "ratio": 0.3},
+        "【例】吴某购买4,000,000元的住房，首付比例30%，首付款120万元。",
+        "首付款等于成交价乘以首付比例。",
+        {"down_payment": 1_200_000},
+    )
+    for piece, fact in (area, down):
+        for qtype in ("single", "judge"):
+            for seed in range(4):
+                flexible = CalculationRecipe().write(fact, _brief(piece, fact, qtype, "flexible", seed))
+                assert flexible is None
+            assert CalculationRecipe().write(fact, _brief(piece, fact, "judge", "strict", 0)) is not None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_flexible_plot_ratio_tells_the_floors_and_leaves_the_above_ground_area_to_work_out(
+    seed: int,
+) -> None:
+    written = _write(PLOT_SLICE, PLOT, mode="flexible", seed=seed)
+    args = written.calculation.args
+    stem = written.draft.stem
+    floors = int(re.search(r"地上均为(\d+)层", stem).group(1))
+    footprint = float(re.search(r"建筑基底总面积为(\d+)平方米", stem).group(1))
+    assert same_number(footprint * floors, args["total_building_area"])
+    assert f"{args['total_building_area']:g}平方米" not in stem
+    assert f"={footprint:g}×{floors}={args['total_building_area']:g}平方米" in written.draft.explanation
+    strict = _write(PLOT_SLICE, PLOT, mode="strict", seed=seed).draft.stem
+    assert "地上总建筑面积为" in strict and "层" not in strict
+
+
+LOAN_AMOUNT = _example(
+    "loan_amount",
+    {"appraised_value": 3_000_000, "loan_ratio": 0.8},
+    "【例】某住房成交价3,200,000元，评估价3,000,000元，贷款成数80%，可贷2,400,000元。",
+    "贷款额以评估价与成交价中的较低者乘以贷款成数。最低首付款比例15%对应的最高贷款成数为八五成（85%）。"
+    "月还款额一般不超过月收入的50%。",
+    {"loan": 2_400_000},
+)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_loan_limit_never_offers_the_stated_ratio_read_as_the_down_payment(seed: int) -> None:
+    """Examiners struck 八成 read as 20% (sample-2 Q62) as no mistake anyone makes: the distractors are the
+    higher price as the base and the section's other loan ratio (八五成), never 20% or the 50% of income."""
+    piece, fact = LOAN_AMOUNT
+    written = _write(piece, fact, mode="flexible", seed=seed)
+    args = written.calculation.args
+    deal, appraisal = (
+        float(v) * 10_000
+        for v in re.search(
+            r"成交价为([\d.]+)万元，银行认可的评估价为([\d.]+)万元", written.draft.stem
+        ).groups()
+    )
+    lower, higher = min(deal, appraisal), max(deal, appraisal)
+    real = {lower * 0.85, higher * 0.8, higher * 0.85}
+    assert all(any(same_number(v, r) for r in real) for v in _wrong_values(written)), written.draft.options
+    assert same_number(written.calculation.value, lower * args["loan_ratio"])
+    assert "首付比例当作" not in written.draft.explanation
+
+
+def test_a_house_age_distractor_is_never_older_than_the_land_it_stands_on() -> None:
+    """ "52年" for a house built in 2010 (sample-2 Q58) is impossible at a glance: no distractor exceeds
+    the years since the land was granted."""
+    piece, fact = _example(
+        "house_age",
+        {"completion_year": 2005, "year": 2026},
+        "【例】某住房2005年竣工，2026年交易，房龄为21年。",
+        "房龄等于交易年份减去竣工年份。",
+        {"age": 21},
+    )
+    for seed in range(12):
+        written = _write(piece, fact, mode="flexible", seed=seed)
+        granted = int(re.search(r"于(\d{4})年出让", written.draft.stem).group(1))
+        year = written.calculation.args["year"]
+        assert all(v <= year - granted for v in _wrong_values(written)), written.draft.options
+
+
+def test_a_provident_fund_limit_states_the_home_bought_and_asks_for_both_spouses() -> None:
+    """sample-2 Q55: a limit judged without the house price and down payment, and 夫妻共同申请 asked as
+    许女士可申请: every input the answer depends on is stated, and the couple is asked about."""
+    piece, fact = _example(
+        "provident_fund_loan",
+        {
+            "balance_applicant": 100_000,
+            "balance_co_applicant": 80_000,
+            "multiple": 15,
+            "year_coefficient": 1,
+            "cap": 1_200_000,
+        },
+        "【例】夫妻二人公积金余额共18万元，按15倍计算为270万元，超过最高额度120万元，可贷120万元。",
+        "可贷额度为账户余额乘以倍数再乘以缴存年限系数，不得超过最高贷款额度，也不得超过房价扣除首付后的金额。",
+        {"loan": 1_200_000},
+    )
+    for seed in range(4):
+        written = _write(piece, fact, qtype="judge", mode="flexible", seed=seed)
+        stem = written.draft.stem
+        told = re.search(r"所购住房总价([\d.]+)万元，首付([\d.]+)万元", stem)
+        assert told is not None, stem
+        price, down = (float(v) * 10_000 for v in told.groups())
+        args = written.calculation.args
+        raw = (args["balance_applicant"] + args["balance_co_applicant"]) * args["multiple"]
+        assert price - down > raw  # the price never binds, and the explanation says so
+        assert "房价扣除首付后为" in written.draft.explanation and "不构成限制" in written.draft.explanation
+        assert "夫妇可申请的公积金贷款额度为" in stem
+
+
+def test_down_payment_distractors_are_ratios_the_textbook_gives_for_a_down_payment() -> None:
+    """sample-1 Q14: 50% and 55% are no down payment ratio at all (the 50% is a repayment-to-income limit);
+    the distractors are the former 20% and 25% the section gives."""
+    text = DOWN_SLICE.text + "银行审贷时，月还款额一般不超过月收入的50%，个别银行放宽至55%。"
+    piece = dataclasses.replace(DOWN_SLICE, text=text)
+    assert quoted_rates(piece, TELLINGS["down_payment"].quoted_about) == (0.15, 0.2, 0.25)
+    for seed in range(6):
+        written = _write(piece, DOWN, mode="flexible", seed=seed)
+        price = written.calculation.args["price"]
+        ratios = {round(v / price, 4) for v in _wrong_values(written)}
+        assert ratios <= {0.2, 0.25, 0.85}, ratios
+
+
+def test_a_shops_registration_fee_does_not_quote_the_housing_fee() -> None:
+    """sample-1 Q30 quoted 住宅登记费 = 80元/件 for a shop's 550元: a fixed charge is quoted only for a case
+    charged it."""
+    piece, fact = _example(
+        "registration_fee",
+        {"residential": False, "extra_certificates": 1},
+        "【例】某商铺两人共有，加发一本证书，登记费550+10=560元。",
+        "非住宅类不动产登记费按件收取550元，每加发一本证书收取工本费10元。",
+        {"fee": 560},
+    )
+    housing = Fact(id="f-fee", kind="statement", slice_id=piece.id, source="住宅登记费 = 80元/件。")
+    base = FactBase([fact, housing], chapters={piece.id: piece.chapter})
+    for seed in range(4):
+        task = Task(slice=piece, qtype="judge", mode="strict", seed=seed, facts=base)
+        written = CalculationRecipe().write(fact, Brief(task=task, facts=base, rng=random.Random(seed)))
+        assert written is not None
+        basis = explanation_parts(written.draft.explanation)["教材原文"]
+        assert "80元" not in basis and "550" in basis, basis
+
+
+def test_a_costs_total_shows_how_each_tax_is_worked_from_the_case() -> None:
+    """sample-1 Q45 listed only results: the working shows 206万÷1.03, 150㎡ against 140㎡ → 1.5%, the
+    surcharges at (7%+3%+2%)×50% and the income tax's base and rate."""
+    args = {
+        "price": 2_060_000,
+        "years_held": 1.5,
+        "area": 150,
+        "home_order": 1,
+        "only_home": False,
+        "date": "2026-01-15",
+        "urban_rate": 0.07,
+    }
+    result = calc.run("transaction_costs", args)
+    working = TELLINGS["transaction_costs"].working(Case(args), result, "total")
+    for shown in (
+        "2,060,000÷(1+3%)=2,000,000元",
+        "150平方米超过140平方米，适用税率1.5%",
+        "60,000×(7%+3%+2%)×50%=3,600元",
+        "2,000,000×1%=20,000元",
+        "=113,680元",
+    ):
+        assert shown in working, working

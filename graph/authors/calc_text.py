@@ -9,6 +9,7 @@ that assembles a question stays subject-neutral; a calculator without a telling 
 from __future__ import annotations
 
 import datetime as dt
+import math
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -209,6 +210,18 @@ def _pit_working(args: Args, result: dict, base: float) -> str:
     return f"{_pit_base(args, base)}；个人所得税={yuan(base)}×{percent(rate)}={yuan(result['tax'])}元"
 
 
+def _pit_tax(args: Args, tax: float, base: float) -> str:
+    """The seller's income tax in one clause, its base already worked."""
+    if args["years_held"] >= 5 and args["only_home"]:
+        return "持有满5年且是家庭唯一住房，免征个人所得税"
+    if args.get("original_price") is not None:
+        costs = args.get("costs") or 0
+        deductions = f"−{yuan(args['original_price'])}" + (f"−{yuan(costs)}" if costs else "")
+        return f"个人所得税=({yuan(base)}{deductions})×20%={yuan(tax)}元"
+    rate = args.get("deemed_rate", 0.01)
+    return f"个人所得税按核定征收：{yuan(base)}×{percent(rate)}={yuan(tax)}元"
+
+
 def _pit_mistakes(args: Args) -> list[Mistake]:
     held, found = args["years_held"], []
     if args.get("original_price") is not None:
@@ -265,6 +278,19 @@ class Telling(ABC):
     @abstractmethod
     def mistakes(self, case: Case, field: str, quoted: tuple[float, ...]) -> list[Mistake]:
         """The real mistakes for this case, most telling first; `quoted` are the rates the section quotes."""
+
+    # words of the sentences whose rates are this figure's siblings ("首付"), none when any rate is
+    quoted_about: ClassVar[tuple[str, ...]] = ()
+
+    def first_step(self, case: Case, names: Names, field: str) -> str:
+        """The working of a figure a 灵活 case leaves to the learner before the formula ("贷款本金=…；")."""
+        return ""
+
+    def decides(self, case: Case) -> bool:
+        """Whether the 灵活 telling of the case leaves something for the learner to work out that the stem
+        does not state: which rate, base or limit applies, or a step to take first. Examiners strike a
+        灵活 question that is the 严谨 frame with a name."""
+        return True
 
 
 class DeedTax(Telling):
@@ -505,13 +531,25 @@ class TransactionCosts(Telling):
         return "不考虑经纪服务费，买卖双方应缴纳的税费合计为"
 
     def working(self, case: Case, result: dict, field: str) -> str:
-        buyer, seller = result["buyer"], result["seller"]
+        """Each tax worked from the case's facts, as examiners asked (206万÷1.03, 150㎡>140㎡ → 1.5%, the
+        surcharges at 6%), then the two sides' sums."""
+        args, buyer, seller, base = case.args, result["buyer"], result["seller"], result["base"]
+        deed = DeedTax().working(
+            Case({**args, "price": base}),
+            {"rate": buyer["deed_tax"] / base if base else 0, "tax": buyer["deed_tax"]},
+            "tax",
+        )
+        sold = ResaleVat().working(Case(args), {**seller, "rate": vat_rate(args)}, "surcharges")
+        if seller["vat"] and sold.startswith("不含税销售额"):
+            sold = sold.replace("不含税销售额", "计税价格（不含税销售额）", 1)
+        else:
+            sold = f"{sold}；计税价格即成交价{yuan(base)}元"
         return (
-            f"计税价格为{yuan(result['base'])}元；买方：契税{yuan(buyer['deed_tax'])}元+印花税0元+登记费"
-            f"{yuan(buyer['registration_fee'])}元={yuan(buyer['total'])}元；卖方：增值税{yuan(seller['vat'])}元"
-            f"+附加税费{yuan(seller['surcharges'])}元+个人所得税{yuan(seller['personal_income_tax'])}元"
-            f"={yuan(seller['total'])}元；合计={yuan(buyer['total'])}+{yuan(seller['total'])}"
-            f"={yuan(result['total'])}元"
+            f"卖方：{sold}；{_pit_tax(args, seller['personal_income_tax'], base)}；卖方合计="
+            f"{yuan(seller['vat'])}+{yuan(seller['surcharges'])}+{yuan(seller['personal_income_tax'])}"
+            f"={yuan(seller['total'])}元。买方：{deed}；个人购买住房免征印花税，登记费{yuan(buyer['registration_fee'])}元；"
+            f"买方合计={yuan(buyer['deed_tax'])}+{yuan(buyer['registration_fee'])}={yuan(buyer['total'])}元。"
+            f"税费合计={yuan(buyer['total'])}+{yuan(seller['total'])}={yuan(result['total'])}元"
         )
 
     def mistakes(self, case: Case, field: str, quoted: tuple[float, ...]) -> list[Mistake]:
@@ -596,23 +634,52 @@ def _price_as_principal(case: Case) -> list[Mistake]:
 _DOWN_SHARES = (0.3, 0.35, 0.4)
 
 
+def _shares(ratio: float) -> str:
+    """A share as buyers and banks say it: 三成, else 35%."""
+    tenths = round(ratio * 10)
+    if abs(ratio * 10 - tenths) < 1e-9:
+        return "一二三四五六七八九"[tenths - 1] + "成"
+    return percent(ratio)
+
+
 def _loan_story(case: Case, names: Names, method: str) -> str:
     """The purchase the loan pays for, so the figures are a buyer's and not a formula's: the price, the
-    down payment and the rest borrowed."""
+    down payment and the rest borrowed. A 灵活 case tells the down payment as the share of the price it
+    is, leaving the sum borrowed for the learner to work out first."""
     args, extras = case.args, case.extras
+    if names.flexible:
+        paid = f"按{_shares(extras['share'])}的比例支付首付款，其余"
+    else:
+        paid = f"首付{money(extras['down'])}，其余{money(args['principal'])}"
     return (
-        f"{names.buyer}购买一套总价{money(extras['price'])}的存量住房，首付{money(extras['down'])}，"
-        f"其余{money(args['principal'])}{extras.get('lender', lender(''))}，期限{args['years']}年，"
+        f"{names.buyer}购买一套总价{money(extras['price'])}的存量住房，{paid}"
+        f"{extras.get('lender', lender(''))}，期限{args['years']}年，"
         f"年利率{percent(args['annual_rate'])}，采用{method}方式还款。"
     )
 
 
+def _principal_working(case: Case, names: Names) -> str:
+    """The sum borrowed, worked from the price and the down payment share a 灵活 case tells."""
+    if not names.flexible:
+        return ""
+    extras = case.extras
+    return (
+        f"贷款本金P=总价×(1−首付款比例)={yuan(extras['price'])}×(1−{percent(extras['share'])})"
+        f"={yuan(case.args['principal'])}元；"
+    )
+
+
 def _loan_vary(args: Args, rng: random.Random) -> Case:
+    """A price in 10万 steps and a down payment of three to four tenths of it, so the sum borrowed is
+    exact whether the case tells the down payment in yuan or as a share."""
     years = args["years"] if rng.random() < 0.5 else rng.choice((10, 15, 20, 25, 30))
-    principal = scaled(args["principal"], rng, 0.5, 1.5)
     share = rng.choice(_DOWN_SHARES)
-    down = float(max(10_000, round(principal * share / (1 - share) / 10_000) * 10_000))
-    return Case({**args, "principal": principal, "years": years}, {"price": principal + down, "down": down})
+    target = scaled(args["principal"], rng, 0.5, 1.5) / (1 - share)
+    price = float(max(100_000, round(target / 100_000) * 100_000))
+    down = float(round(Decimal(str(price)) * Decimal(str(share)), 2))
+    principal = price - down
+    extras = {"price": price, "down": down, "share": share}
+    return Case({**args, "principal": principal, "years": years}, extras)
 
 
 class EqualInstallment(Telling):
@@ -621,6 +688,9 @@ class EqualInstallment(Telling):
 
     def vary(self, args: Args, rng: random.Random, today: dt.date) -> Case | None:
         return _loan_vary(args, rng)
+
+    def first_step(self, case: Case, names: Names, field: str) -> str:
+        return _principal_working(case, names)
 
     def story(self, case: Case, names: Names, field: str) -> str:
         return _loan_story(case, names, "等额本息")
@@ -669,6 +739,9 @@ class EqualPrincipal(Telling):
     def vary(self, args: Args, rng: random.Random, today: dt.date) -> Case | None:
         return _loan_vary(args, rng)
 
+    def first_step(self, case: Case, names: Names, field: str) -> str:
+        return _principal_working(case, names)
+
     def story(self, case: Case, names: Names, field: str) -> str:
         return _loan_story(case, names, "等额本金")
 
@@ -706,16 +779,10 @@ class EqualPrincipal(Telling):
         return found + _price_as_principal(case)
 
 
-def _shares(ratio: float) -> str:
-    tenths = round(ratio * 10)
-    if abs(ratio * 10 - tenths) < 1e-9:
-        return "一二三四五六七八九"[tenths - 1] + "成"
-    return percent(ratio)
-
-
 class LoanAmount(Telling):
     calculator = "loan_amount"
     fields = ("loan",)
+    quoted_about = ("成数",)
 
     def vary(self, args: Args, rng: random.Random, today: dt.date) -> Case | None:
         lower = scaled(args["appraised_value"], rng)
@@ -744,15 +811,20 @@ class LoanAmount(Telling):
         )
 
     def mistakes(self, case: Case, field: str, quoted: tuple[float, ...]) -> list[Mistake]:
+        """The higher price as the base, and the other loan ratios the section states (八五成 beside 八成);
+        never the stated 八成 read as 20%, which no reader does."""
         args, higher = case.args, case.extras["higher"]
         which = "评估价" if case.extras["appraisal"] > case.extras["deal"] else "成交价"
-        down = 1 - args["loan_ratio"]
+        others = [r for r in quoted if 0.5 <= r <= 0.9 and abs(r - args["loan_ratio"]) > 1e-9]
         return [
             Mistake(f"以较高的{which}作为基数", {**args, "appraised_value": higher}),
-            Mistake("把首付比例当作了贷款成数", {**args, "loan_ratio": down}),
-            Mistake(
-                f"以较高的{which}为基数，又把首付比例当作了贷款成数",
-                {"appraised_value": higher, "loan_ratio": down},
+            *(Mistake(f"误按{_shares(r)}的贷款成数计算", {**args, "loan_ratio": r}) for r in others),
+            *(
+                Mistake(
+                    f"以较高的{which}为基数，又误按{_shares(r)}的贷款成数计算",
+                    {"appraised_value": higher, "loan_ratio": r},
+                )
+                for r in others
             ),
         ]
 
@@ -760,6 +832,10 @@ class LoanAmount(Telling):
 class DownPayment(Telling):
     calculator = "down_payment"
     fields = ("down_payment", "loan")
+    quoted_about = ("首付",)
+
+    def decides(self, case: Case) -> bool:
+        return abs(case.args["ratio"] - LOWEST_DOWN_PAYMENT) < 1e-9  # only the least allowed is left untold
 
     def vary(self, args: Args, rng: random.Random, today: dt.date) -> Case | None:
         return Case({**args, "price": scaled(args["price"], rng)}, {"owns": rng.random() < 0.5})
@@ -817,25 +893,36 @@ class ProvidentFundLoan(Telling):
         varied = {**args, "balance_applicant": scaled(args["balance_applicant"], rng, 0.6, 1.6)}
         if args.get("balance_co_applicant"):
             varied["balance_co_applicant"] = scaled(args["balance_co_applicant"], rng, 0.6, 1.6)
-        return Case(varied)
+        # the home bought, dear enough that the price less the down payment never binds: a limit the
+        # stem left out would leave the key to an assumption (examiners struck that)
+        raw = (varied["balance_applicant"] + (varied.get("balance_co_applicant") or 0)) * args["multiple"]
+        share = rng.choice(_DOWN_SHARES)
+        price = float(
+            math.ceil(raw * max(1, args["year_coefficient"]) * 1.2 / (1 - share) / 100_000) * 100_000
+        )
+        down = float(round(Decimal(str(price)) * Decimal(str(share)), 2))
+        return Case(varied, {"price": price, "down": down})
 
     def story(self, case: Case, names: Names, field: str) -> str:
         args = case.args
         cap = f"，最高贷款额度为{money(args['cap'])}" if args.get("cap") is not None else ""
         rule = f"当地规定可贷额度为账户余额的{args['multiple']:g}倍再乘以缴存年限系数"
+        bought = case.extras.get("price")
+        home = f"所购住房总价{money(bought)}，首付{money(case.extras['down'])}。" if bought else ""
         if args.get("balance_co_applicant"):
             return (
                 f"{names.buyer}夫妇共同申请住房公积金贷款，{names.buyer}的账户余额为"
                 f"{money(args['balance_applicant'])}，配偶的账户余额为{money(args['balance_co_applicant'])}。"
-                f"{rule}（夫妻余额合并计算），二人的缴存年限系数为{args['year_coefficient']:g}{cap}。"
+                f"{rule}（夫妻余额合并计算），二人的缴存年限系数为{args['year_coefficient']:g}{cap}。{home}"
             )
         return (
             f"{names.buyer}单独申请住房公积金贷款，账户余额为{money(args['balance_applicant'])}。{rule}，"
-            f"其缴存年限系数为{args['year_coefficient']:g}{cap}。"
+            f"其缴存年限系数为{args['year_coefficient']:g}{cap}。{home}"
         )
 
     def ask(self, case: Case, names: Names, field: str) -> str:
-        return f"{names.buyer}可申请的公积金贷款额度为"
+        who = f"{names.buyer}夫妇" if case.args.get("balance_co_applicant") else names.buyer
+        return f"{who}可申请的公积金贷款额度为"
 
     def working(self, case: Case, result: dict, field: str) -> str:
         args = case.args
@@ -847,6 +934,12 @@ class ProvidentFundLoan(Telling):
         text = f"可贷额度={balances}×{args['multiple']:g}×{args['year_coefficient']:g}={yuan(raw)}元"
         if args.get("cap") is not None and raw > args["cap"]:
             text += f"，超过最高额度，只能按{yuan(args['cap'])}元发放"
+        extras = case.extras
+        if extras.get("price"):
+            rest = extras["price"] - extras["down"]
+            text += (
+                f"；房价扣除首付后为{yuan(extras['price'])}−{yuan(extras['down'])}={yuan(rest)}元，不构成限制"
+            )
         return text
 
     def mistakes(self, case: Case, field: str, quoted: tuple[float, ...]) -> list[Mistake]:
@@ -895,12 +988,7 @@ class HouseAge(Telling):
         return [
             Mistake("把业主的持有年限当作了房龄", {**args, "completion_year": extras["bought"]}),
             Mistake("从土地出让年份起算了房龄", {**args, "completion_year": extras["granted"]}),
-            Mistake(
-                "把居住用地的剩余使用年限当作了房龄",
-                {"use": "residential", "grant_year": extras["granted"], "year": args["year"]},
-                "remaining",
-                "land_remaining_years",
-            ),
+            Mistake("把竣工当年也算作了1年", {**args, "completion_year": args["completion_year"] - 1}),
         ]
 
 
@@ -1055,6 +1143,9 @@ class BuildingArea(Telling):
     calculator = "building_area"
     fields = ("area",)
 
+    def decides(self, case: Case) -> bool:
+        return False  # a sum of the areas the record lists: nothing in a story could make it a case
+
     def vary(self, args: Args, rng: random.Random, today: dt.date) -> Case | None:
         rooms = _rooms(rng)
         inner = rooms["use"] + rooms["wall"] + rooms["balcony"]
@@ -1124,20 +1215,41 @@ class PlotRatio(Telling):
     fields = ("ratio",)
 
     def vary(self, args: Args, rng: random.Random, today: dt.date) -> Case | None:
-        land = float(rng.randrange(20_000, 80_001, 2_000))
-        above = land * rng.choice((1.5, 1.8, 2.0, 2.2, 2.5, 2.8, 3.0))
-        under = float(round(above * rng.uniform(0.15, 0.3) / 1_000) * 1_000)
-        footprint = float(round(land * rng.uniform(0.2, 0.35) / 100) * 100)
-        return Case(
-            {"total_building_area": above, "land_area": land}, {"under": under, "footprint": footprint}
-        )
+        """Buildings of one height on a share of the land: the above-ground area is the footprint times the
+        floors, so a 灵活 case can tell the floors and leave the area to the learner."""
+        for _ in range(50):
+            land = float(rng.randrange(20_000, 80_001, 2_000))
+            floors = rng.choice((6, 8, 9, 10, 11, 12, 15, 18))
+            ratio = rng.choice((1.5, 1.8, 2.0, 2.2, 2.4, 2.5, 2.7, 3.0))
+            footprint = land * ratio / floors
+            if 0.15 <= ratio / floors <= 0.35 and footprint == round(footprint / 100) * 100:
+                above = footprint * floors
+                under = float(round(above * rng.uniform(0.15, 0.3) / 1_000) * 1_000)
+                extras = {"under": under, "footprint": footprint, "floors": floors}
+                return Case({"total_building_area": above, "land_area": land}, extras)
+        return None
 
     def story(self, case: Case, names: Names, field: str) -> str:
         args, extras = case.args, case.extras
+        if names.flexible:
+            return (
+                f"{names.buyer}看中的住宅小区用地面积为{args['land_area']:g}平方米，小区内各栋住宅楼地上均为"
+                f"{extras['floors']}层、各层建筑面积相同，建筑基底总面积为{extras['footprint']:g}平方米，另有"
+                f"地下车库建筑面积{extras['under']:g}平方米。"
+            )
         return (
             f"{names.buyer}看中的住宅小区用地面积为{args['land_area']:g}平方米，地上总建筑面积为"
             f"{args['total_building_area']:g}平方米，地下建筑面积为{extras['under']:g}平方米，建筑基底总面积为"
             f"{extras['footprint']:g}平方米。"
+        )
+
+    def first_step(self, case: Case, names: Names, field: str) -> str:
+        if not names.flexible:
+            return ""
+        extras = case.extras
+        return (
+            f"地上总建筑面积=建筑基底总面积×地上层数={extras['footprint']:g}×{extras['floors']}"
+            f"={case.args['total_building_area']:g}平方米；"
         )
 
     def ask(self, case: Case, names: Names, field: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,9 +65,13 @@ def asked_field(telling: Telling, fact: Fact, slice_: Slice) -> str:
     return max(named)[1] if named else stated[0]
 
 
-def quoted_rates(slice_: Slice) -> tuple[float, ...]:
-    """Percentages the section quotes: the sibling rates and ratios a reader may confuse."""
+def quoted_rates(slice_: Slice, about: tuple[str, ...] = ()) -> tuple[float, ...]:
+    """Percentages the section quotes: the sibling rates and ratios a reader may confuse; with `about`,
+    only those of sentences speaking of it (a down payment's 25%, not the 50% of a repayment-to-income
+    limit in the same section)."""
     text = "\n".join((slice_.text, *slice_.tables))
+    if about:
+        text = "\n".join(s for s in re.split(r"[。\n]", text) if any(word in s for word in about))
     found = {round(q.value / 100, 6) for q in find_quantities(text) if q.unit == "%"}
     return tuple(sorted(found))
 
@@ -146,14 +151,15 @@ def calculation_question(
     field = field or asked_field(telling, fact, slice_)
     if field not in telling.fields:
         return None
-    quoted = quoted_rates(slice_)
+    quoted = quoted_rates(slice_, telling.quoted_about)
     names = _names(brief)
+    flexible = brief.task.mode == "flexible"
     needed = _CHOICES if qtype == "single" else 1
     today = dt.date.today()
     for _ in range(_ATTEMPTS):
         case = telling.vary(dict(fact.args), brief.rng, today)
-        if case is None:
-            return None
+        if case is None or (flexible and not telling.decides(case)):
+            return None  # a 灵活 request goes to a recipe that can tell a case, not to a renamed frame
         if "annual_rate" in case.args:
             case.extras.setdefault("lender", lender(fact.source))
         try:
@@ -231,7 +237,8 @@ class _Asked:
 
     @property
     def working(self) -> str:
-        return self.telling.working(self.case, self.result, self.field)
+        first = self.telling.first_step(self.case, self.names, self.field)
+        return first + self.telling.working(self.case, self.result, self.field)
 
     @property
     def unit(self) -> str:

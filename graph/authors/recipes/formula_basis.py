@@ -84,10 +84,18 @@ def _exempts(formula: str) -> bool:
 
 def _applies(formula: str, told: str, year: int | None, owed: bool) -> bool:
     """Whether a formula can be the rule of the case: it holds in the year of the deal, it is no exemption
-    when something is owed, and every rate it states is one the case applies (the 20% of the gain is not
-    the rule of a sale taxed at 1% of its price)."""
+    when something is owed, and every rate and fixed sum it states is one the case applies (the 20% of the
+    gain is not the rule of a sale taxed at 1% of its price, nor 80元/件 that of a shop's registration)."""
     rates = re.findall(r"\d+(?:\.\d+)?%", _NOTE.sub("", formula))
-    return _holds(formula, year) and not (owed and _exempts(formula)) and all(rate in told for rate in rates)
+    # a fixed charge ("住宅登记费 = 80元/件") is the rule only of a case charged that sum (a shop pays 550)
+    sums = re.findall(r"(?<![\d.])(\d+(?:\.\d+)?)\s*元", _NOTE.sub("", _SIDES.split(formula, maxsplit=1)[-1]))
+    figures = set(_NUMBER.findall(told.replace(",", "")))
+    return (
+        _holds(formula, year)
+        and not (owed and _exempts(formula))
+        and all(rate in told for rate in rates)
+        and all(amount in figures for amount in sums)
+    )
 
 
 def _deal_year(told: str) -> int | None:

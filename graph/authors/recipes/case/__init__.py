@@ -148,7 +148,7 @@ def _sub_question(
     if key is None:
         return None
     more = asking.kind.mistakes(fact.calculator, field, asking.deal)
-    wrongs = wrong_answers(telling, inputs, field, key, quoted_rates(slice_), more)
+    wrongs = wrong_answers(telling, inputs, field, key, quoted_rates(slice_, telling.quoted_about), more)
     wrongs = keep.kept(wrongs)
     if len(wrongs) < (3 if qtype == "single" else 1):
         return None
