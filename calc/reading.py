@@ -715,7 +715,25 @@ def _compose(
     open_ends = _prices(calculator, found, held, properties, values)
     _areas(text, found, properties, values)
     _categories(calculator, text, found, acquired, properties, values)
+    _rest_borrowed(text, properties, values)
     return values, open_ends
+
+
+# "总价260万元…按三成的比例支付首付款，其余…贷款": the sum borrowed is the price less that share.
+_REST_BORROWED = re.compile(
+    r"总价(?P<price>[^，。；]{1,16}?元)[^。]*?按(?P<share>[^，。；]{1,6}?)的比例支付首付款?，其余[^。]*?贷款"
+)
+
+
+def _rest_borrowed(text: str, properties: dict[str, Any], values: dict[str, _Value]) -> None:
+    """A loan told as what remains after a down payment share of the price, with no sum of its own."""
+    told = _REST_BORROWED.search(text)
+    if "principal" not in properties or "principal" in values or told is None:
+        return
+    prices = [q for q in find_quantities(told["price"]) if q.kind == MONEY]
+    shares = [q for q in find_quantities(told["share"]) if q.kind == FRACTION]
+    if len(prices) == 1 and len(shares) == 1 and 0 < shares[0].value < 1:
+        values["principal"] = _Value(_number(prices[0].value * (1 - shares[0].value)), told.group())
 
 
 def _dated(

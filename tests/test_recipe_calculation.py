@@ -673,3 +673,20 @@ def test_a_costs_total_shows_how_each_tax_is_worked_from_the_case() -> None:
         "=113,680元",
     ):
         assert shown in working, working
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_critic_reads_the_sum_borrowed_from_the_price_and_the_down_payment_share(seed: int) -> None:
+    """A 灵活 loan states no sum borrowed: the critic's stem reader works it out as the learner does, so a
+    true statement is signed and a stated interest is not misread as the principal."""
+    written = _write(LOAN_SLICE, LOAN, qtype="judge", mode="flexible", seed=seed)
+    question = write_question(
+        {
+            "draft": written.draft.model_dump(),
+            "qtype": "judge",
+            "calculation": written.calculation.model_dump(),
+        },
+        LOAN_SLICE,
+        "flexible",
+    )
+    assert check_stem_calculation(question, calc.run).issues == [], question.stem
