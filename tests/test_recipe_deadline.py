@@ -187,21 +187,31 @@ def test_the_premise_is_found_in_another_point_of_the_chapter_and_without_it_the
 
 def test_without_a_counting_rule_the_case_asks_which_day_keeps_the_limit_however_it_is_counted():
     """Examiners struck a by-when date the textbook gives no rule to reckon (is the day of acceptance day 1?
-    are they working days?): without one, the key lies inside the limit on any reading and the other days
-    lie past it on any reading, and a longer limit of the chapter is named for what it is."""
-    for seed in range(12):
+    are they working days?): without one, a day said to keep the limit lies inside it on any reading and a
+    day said to miss it lies past it on any reading; a longer limit of the chapter is named for what it is,
+    and the key is not always the earliest (or the latest) date."""
+    forms, letters, named = set(), set(), False
+    for seed in range(16):
         question = _write(seed)
         assert question is not None
-        assert "最迟" not in question.stem and "没有超过规定期限" in question.stem, question.stem
+        assert "最迟" not in question.stem, question.stem
+        kept = "没有超过规定期限" in question.stem
+        assert kept or "已超过规定期限" in question.stem, question.stem
+        forms.add(kept)
+        letters.add(question.answer[0])
         start = _day(question.stem)
         gaps = [(_day(option) - start).days for option in question.options]
-        key = "ABCD".index(question.answer[0])
-        assert 0 < gaps[key] <= 13, gaps  # the 14th day would be the last if the day of acceptance counted
-        working = 0
-        day = start
+        working, day = 0, start
         while working < 15:
             day += dt.timedelta(days=1)
             working += plain_working_day(day)
-        assert all(start + dt.timedelta(days=g) > day for i, g in enumerate(gaps) if i != key), gaps
+        last = (day - start).days
+        # day 14 is the last if the day of acceptance counts; the working-day reading runs longest
+        inside = [0 < gap <= 13 for gap in gaps]
+        past = [gap > max(last, 22) for gap in gaps]
+        key = "ABCD".index(question.answer[0])
+        assert (inside if kept else past)[key], (question.stem, gaps)
+        assert all((past if kept else inside)[i] for i in range(4) if i != key), (question.stem, gaps)
         assert "当日不计入" not in question.explanation and "③" not in question.explanation
-        assert "与本案无关" in question.explanation
+        named = named or "与本案无关" in question.explanation
+    assert forms == {True, False} and len(letters) >= 2 and named

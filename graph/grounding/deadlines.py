@@ -17,8 +17,10 @@ from retrieval.facts import Fact
 
 _DATE = re.compile(r"((?:19|20)\d{2})年(\d{1,2})月(\d{1,2})日")
 _BY = "最迟应当于"
-# "…于下列日期作出…决定，其中没有超过规定期限的是": a day inside the limit however it is counted.
+# "…于下列日期作出…决定，其中没有超过规定期限的是": a day inside the limit however it is counted, or
+# "…已超过规定期限的是": a day past it however it is counted.
 _KEPT = "没有超过规定期限"
+_MISSED = "已超过规定期限"
 
 
 def deadline(statement: Statement, facts: Sequence[Fact]) -> FactCheck | None:
@@ -27,7 +29,7 @@ def deadline(statement: Statement, facts: Sequence[Fact]) -> FactCheck | None:
     text, context = statement.text, statement.context
     whole = text if context in text else f"{context}。{text}"  # a filled stem holds its case already
     by = _BY in whole
-    if not by and _KEPT not in whole:
+    if not by and _KEPT not in whole and _MISSED not in whole:
         return None
     dates = [dt.date(int(y), int(m), int(d)) for y, m, d in _DATE.findall(whole)]
     if len(dates) != 2:
@@ -41,7 +43,7 @@ def deadline(statement: Statement, facts: Sequence[Fact]) -> FactCheck | None:
         days = (due - start).days
         rule = f"自{limit.event}之日起{limit.days}日内"
         if not by:
-            return _kept(days, limit.days, rule, fact)
+            return _kept(days, limit.days, rule, fact, _KEPT in whole)
         if bare(f"{limit.actor}{_BY}") not in said:
             continue
         if days == limit.days:
@@ -50,11 +52,16 @@ def deadline(statement: Statement, facts: Sequence[Fact]) -> FactCheck | None:
     return None
 
 
-def _kept(days: int, limit: int, rule: str, fact: Fact) -> FactCheck | None:
+def _kept(days: int, limit: int, rule: str, fact: Fact, asked_kept: bool) -> FactCheck | None:
     """A day before the limit's last under any reckoning keeps it, a day past it does not; the last day
-    itself depends on how the period is counted and is judged neither way."""
+    itself depends on how the period is counted and is judged neither way. `asked_kept`: whether the
+    statement says the day keeps the limit (else that it misses it)."""
     if 0 < days < limit:
-        return FactCheck("supported", f"按照“{rule}”，这一天距起算日{days}日，在期限之内", fact)
-    if days > limit:
-        return FactCheck("contradicted", f"按照“{rule}”，这一天距起算日{days}日，已超过期限", fact)
-    return None
+        inside = True
+    elif days > limit:
+        inside = False
+    else:
+        return None
+    where = "在期限之内" if inside else "已超过期限"
+    verdict = "supported" if inside == asked_kept else "contradicted"
+    return FactCheck(verdict, f"按照“{rule}”，这一天距起算日{days}日，{where}", fact)

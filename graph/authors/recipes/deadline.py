@@ -281,40 +281,48 @@ def _by_when(fact: Fact, brief: Brief, limit: Limit, because: str, counting: str
 
 
 def _within(fact: Fact, brief: Brief, limit: Limit, because: str) -> Written | None:
-    """Which of four days keeps within the limit, for a textbook that does not say how a period in days is
-    counted: the right day lies inside it however it is counted (the first day in or out, calendar or
-    working days), the others past it by any reckoning, at the ends of the chapter's longer limits first."""
+    """Which of four days keeps within the limit (or which one misses it), for a textbook that does not say
+    how a period in days is counted: a day inside lies inside however it is counted (the first day in or
+    out, calendar or working days), a day past it lies past it by any reckoning, the ends of the chapter's
+    longer limits first. Asking now for the one day kept, now for the one day missed, keeps the key from
+    always being the earliest date."""
     days, rng = limit.days, brief.rng
-    if days < 4:
+    if days < 6:
         return None
     longer = {gap: clause for gap, clause in _limits(brief, days).items() if gap > days}
     start = scenes.day_in(rng, rng.choice(holidays.YEARS[-2:]))
     while _working_days(start, days).year not in holidays.YEARS:  # a reckoning past the holiday table
         start -= dt.timedelta(days=days)
     # the most lenient reading: working days, or calendar days run on past a week of holidays
-    latest = max(_working_days(start, days), start + dt.timedelta(days=days + 7))
-    gaps = [gap for gap in longer if start + dt.timedelta(days=gap) > latest]
-    rng.shuffle(gaps)
-    # one day only just past the limit, so the key is not merely the earliest date
-    gaps = [(latest - start).days + rng.randint(1, 5), *gaps[: _SIBLINGS - 1]]
-    while len(gaps) < _SIBLINGS:
-        gaps = list(dict.fromkeys([*gaps, (latest - start).days + rng.randint(6, 20)]))
-    inside = rng.randint(max(2, days // 3), days - 2)
+    latest = (max(_working_days(start, days), start + dt.timedelta(days=days + 7)) - start).days
+    past = [gap for gap in longer if gap > latest]
+    rng.shuffle(past)
+    kept = rng.random() < 0.5
+    if kept:  # one day inside; one day only just past the limit, then the longer limits' ends
+        inside = [rng.randint(max(2, days // 3), days - 2)]
+        past = [latest + rng.randint(1, 5), *past[: _SIBLINGS - 1]]
+        while len(past) < _SIBLINGS:
+            past = list(dict.fromkeys([*past, latest + rng.randint(6, 20)]))
+    else:  # three days inside, one of them near its end; one day past it
+        inside = sorted({days - 2, *rng.sample(range(2, days - 2), 2)})
+        past = past[:1] or [latest + rng.randint(1, 12)]
     told = _told(brief, limit, _day(start), because)
     if told is None:
         return None
     doer = limit.actor if _OWN_PARTY.match(limit.event) else f"该{_short(limit.actor)}"
-    stem = f"{told}。{doer}于下列日期{limit.act}，其中没有超过规定期限的是（　）"
-    right = start + dt.timedelta(days=inside)
-    choices = [
-        O.Option(_day(right), True, f"“{_day(right)}”是{_day(start)}之后第{inside}日，在{days}日的期限之内")
-    ]
-    for gap in gaps:
-        late = start + dt.timedelta(days=gap)
-        why = f"“{_day(late)}”是{_day(start)}之后第{gap}日，已超过{days}日的期限"
+    asked = "没有超过规定期限" if kept else "已超过规定期限"
+    stem = f"{told}。{doer}于下列日期{limit.act}，其中{asked}的是（　）"
+    choices = []
+    for gap in inside:
+        day = start + dt.timedelta(days=gap)
+        why = f"“{_day(day)}”是{_day(start)}之后第{gap}日，在{days}日的期限之内"
+        choices.append(O.Option(_day(day), kept, why))
+    for gap in past:
+        day = start + dt.timedelta(days=gap)
+        why = f"“{_day(day)}”是{_day(start)}之后第{gap}日，已超过{days}日的期限"
         if gap in longer:
             why += f"（{gap}日是教材对“{longer[gap]}”规定的期限，与本案无关）"
-        choices.append(O.Option(_day(late), False, why))
+        choices.append(O.Option(_day(day), not kept, why))
     return O.choice(
         [fact.id],
         "single",
