@@ -1269,7 +1269,7 @@ class PlotRatio(Telling):
             Mistake("把地下建筑面积也计入了容积率", {**args, "total_building_area": above + extras["under"]}),
             Mistake("把用地面积与建筑面积颠倒相除", {"total_building_area": land, "land_area": above}),
             Mistake(
-                "把计算建筑密度所用的建筑基底总面积当作了地上总建筑面积",
+                "把建筑密度（建筑基底总面积÷用地面积）当作了容积率",
                 {**args, "total_building_area": extras["footprint"]},
             ),
         ]
