@@ -78,7 +78,12 @@ def ranked(statement: Statement, finding: Finding, book: SourceBook, scopes: Seq
     """The statement's alignment for comparison with its question's other options: 1 when the textbook
     supports it, 0 when it contradicts it. None for what is compared otherwise: a case's statement (its
     figures and people are the scene's, not a sentence's) or a conduct judged proper or not."""
-    if statement.kind == "judge" or statement.case or statement.conduct or scene_in(statement.text):
+    if (
+        statement.kind == "judge"
+        or statement.case
+        or statement.conduct
+        or scene_in(statement.text + statement.context)
+    ):
         return None
     if finding.verdict != "unknown":
         return 1.0 if finding.verdict == "supported" else 0.0
