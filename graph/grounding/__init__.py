@@ -21,7 +21,6 @@ KnowledgeIndex.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Protocol
 
 from graph.grounding.book import SOURCE_MATCH, SourceBook, book_for
@@ -88,8 +87,7 @@ def ground_question(
         grounding.statements = [classify(s, book, scopes, facts) for s in asserted]
         if not grounding.verified:  # options are compared only where the key is not verified outright
             grounding.statements = [
-                replace(f, rank=ranked(s, f, book, scopes))
-                for s, f in zip(asserted, grounding.statements, strict=True)
+                ranked(s, f, book, scopes) for s, f in zip(asserted, grounding.statements, strict=True)
             ]
     used = {f.slice_id for f in grounding.statements if f.slice_id}
     grounding.paths = {slice_id: library.knowledge.get(slice_id).path_text for slice_id in used}

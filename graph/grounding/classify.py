@@ -61,7 +61,7 @@ class Finding:
     """The grounding of one statement: `claims` is what the key says of it, `verdict` what the textbook
     says; `source` is the sentence that decided it (verbatim), with its slice and fact when known; `rank`
     is how well it aligns with its closest sentence, for comparison with the other options (None when not
-    compared)."""
+    compared); `denied` that its closest sentence disagrees with it and none as close agrees."""
 
     label: str
     statement: str
@@ -72,6 +72,7 @@ class Finding:
     slice_id: str = ""
     fact_id: str = ""
     rank: float | None = None
+    denied: bool = False
 
     @property
     def agrees(self) -> bool:

@@ -12,12 +12,13 @@ sentence disagrees with it. An option the textbook supports aligns fully; one it
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from graph.grounding.book import Passage, SourceBook
 from graph.grounding.classify import Finding, Scope
 from graph.grounding.compare import in_order, said_in, window
 from graph.grounding.figures import number_check
-from graph.grounding.markers import modal_flip, negation_flip, opposite_swap, polarity_clash
+from graph.grounding.markers import modal_flip, negation_flip, opposite_swap
 from graph.grounding.statements import Statement, scene_in
 from graph.grounding.text import content_chars, content_runs, coverage, normalise
 
@@ -25,6 +26,8 @@ from graph.grounding.text import content_chars, content_runs, coverage, normalis
 CANDIDATES = 6
 # What a concrete disagreement with the sentence leaves of an alignment.
 DISAGREES = 0.5
+# A sentence this close to a statement that disagrees with it denies it, when none as close agrees.
+CLOSE = 0.7
 # What a figure the sentence does not state leaves of it.
 UNATTESTED = 0.8
 
@@ -34,7 +37,7 @@ def disagreement(text: str, span: str, passage: Passage) -> float:
     said, written = normalise(text), passage.norm
     conflict, attested = number_check(said, written)
     turned = modal_flip(said, written) or negation_flip(said, written) or opposite_swap(said, written)
-    if conflict or turned or polarity_clash(said, written):
+    if conflict or turned:
         return DISAGREES
     return 1.0 if attested else UNATTESTED
 
@@ -58,8 +61,11 @@ def aligned(text: str, passage: Passage, option: str = "") -> tuple[float, float
     return whole, factor
 
 
-def alignment(text: str, context: str, book: SourceBook, scopes: Sequence[Scope], option: str = "") -> float:
-    """The best alignment of the text with a sentence of any scope."""
+def alignment(
+    text: str, context: str, book: SourceBook, scopes: Sequence[Scope], option: str = ""
+) -> tuple[float, bool]:
+    """The best alignment of the text with a sentence of any scope, and whether it is denied: the sentence
+    closest to it (CLOSE or more) disagrees with it and none as close agrees."""
     rankings = [book.scores(text)] + ([book.scores(text + context)] if context else [])
     passages: dict[int, Passage] = {}
     for scope in scopes:
@@ -69,25 +75,23 @@ def alignment(text: str, context: str, book: SourceBook, scopes: Sequence[Scope]
             else [p for scores in rankings for p in book.best(scores, scope.slice_ids, CANDIDATES)]
         )
         passages.update((p.index, p) for p in found)
-    return max(
-        (base * factor for base, factor in (aligned(text, p, option) for p in passages.values())), default=0.0
-    )
+    read = [aligned(text, p, option) for p in passages.values()]
+    agreeing = max((base for base, factor in read if factor > DISAGREES), default=0.0)
+    against = max((base for base, factor in read if factor <= DISAGREES), default=0.0)
+    return max((base * factor for base, factor in read), default=0.0), against >= CLOSE and against > agreeing
 
 
-def ranked(statement: Statement, finding: Finding, book: SourceBook, scopes: Sequence[Scope]) -> float | None:
-    """The statement's alignment for comparison with its question's other options: 1 when the textbook
-    supports it, 0 when it contradicts it. None for what is compared otherwise: a case's statement (its
-    figures and people are the scene's, not a sentence's) or a conduct judged proper or not."""
-    if (
-        statement.kind == "judge"
-        or statement.case
-        or statement.conduct
-        or scene_in(statement.text + statement.context)
-    ):
-        return None
+def ranked(statement: Statement, finding: Finding, book: SourceBook, scopes: Sequence[Scope]) -> Finding:
+    """The finding with the statement's alignment (`rank`, for comparison with its question's other
+    options: 1 when the textbook supports it, 0 when it contradicts it) and whether its closest sentence
+    denies it. Left as it is for what is not read this way: a case's statement (its figures and people are
+    the scene's, not a sentence's) or a conduct judged proper or not."""
+    if statement.case or statement.conduct or scene_in(statement.text + statement.context):
+        return finding
     if finding.verdict != "unknown":
-        return 1.0 if finding.verdict == "supported" else 0.0
+        return replace(finding, rank=1.0 if finding.verdict == "supported" else 0.0)
     option = (
         statement.option if statement.kind == "fill" and len(content_chars(statement.option)) >= 2 else ""
     )
-    return alignment("，".join(statement.asserted), statement.context, book, scopes, option)
+    rank, denied = alignment("，".join(statement.asserted), statement.context, book, scopes, option)
+    return replace(finding, rank=rank, denied=denied)

@@ -12,7 +12,8 @@ The rules (`issues`):
 - every quoted source must occur in the knowledge base (major factual_error otherwise).
 - when nothing above decides and the key is not verified, the options are compared: an option the key
   claims false that aligns with its closest sentence clearly better (OUTRANKS) than one it claims true
-  makes the key suspect (major answer_mismatch). See `rank.py`.
+  makes the key suspect (major answer_mismatch); so does a judge statement keyed true whose closest
+  sentence disagrees with it while none as close agrees. See `rank.py`.
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ class Grounding:
                 "supported" if not finding.claims else "contradicted"
             ):
                 found.append(self._second_answer(finding))
-        return found or self._outranked()
+        return found or self._outranked() or self._denied()
 
     @property
     def gap(self) -> float | None:
@@ -131,6 +132,20 @@ class Grounding:
         else:
             detail = f"选项{finding.label}未被选为答案，但同样与教材矛盾：{finding.reason}"
         return _issue("answer_mismatch", detail)
+
+    def _denied(self) -> list[Issue]:
+        """A judge statement keyed true that no sentence verifies, while the sentence closest to it says
+        otherwise (a figure, a modal, a negation or an opposite word) and none as close agrees with it. (An
+        option is read this way only against the other options: alone, an option is a fragment that its
+        closest sentence often words with other markers.)"""
+        return [
+            _issue(
+                "answer_mismatch",
+                f"{_name(f)}被作为正确说法，但教材中与它最接近的句子在数值、情态或否定上与它不同，答案可疑",
+            )
+            for f in self.statements
+            if not f.label and f.claims and f.verdict == "unknown" and f.denied
+        ]
 
     @property
     def evidence(self) -> list[str]:
