@@ -12,7 +12,7 @@ from graph.grounding import ground_question
 from graph.grounding.verdict import OUTRANKS
 from retrieval.facts import FactBase
 from retrieval.models import Slice
-from tests.test_grounding import choice
+from tests.test_grounding import choice, judge
 
 SHARED = Slice(
     id="shared",
@@ -79,3 +79,36 @@ def test_a_key_the_textbook_verifies_is_not_second_guessed():
     assert grounding.statements[0].verdict == "supported"
     assert all(f.rank is None for f in grounding.statements)
     assert grounding.issues(strict=False) == []
+
+
+RECORDS = Slice(
+    id="records",
+    path=("第一篇 经纪", "第二章 经纪业务", "第三节 业务记录"),
+    mastery="掌握",
+    text="经纪机构还应当建立业务记录制度，如实记载每笔业务的情况，并由机构留存房地产经纪服务合同，保存期不少于5年。",
+)
+RECORDS_LIBRARY = SimpleNamespace(knowledge=KnowledgeIndex([RECORDS]), facts=FactBase(()))
+# "保存" for the source's "留存" and "房地产经纪机构" put first: a paraphrase no sentence supports outright.
+REWORDED = "房地产经纪机构应当保存房地产经纪服务合同，保存期不少于{}年"
+
+
+def judged(statement: str, answer: str):
+    return ground_question(judge(statement, answer, RECORDS), RECORDS, RECORDS_LIBRARY)
+
+
+def test_a_reworded_true_judge_statement_is_unknown_and_passes():
+    grounding = judged(REWORDED.format(5), "A")
+    assert [(f.verdict, f.denied) for f in grounding.statements] == [("unknown", False)]
+    assert grounding.issues(strict=False) == []
+
+
+def test_a_reworded_judge_statement_its_closest_sentence_denies_is_a_major_fault_when_keyed_true():
+    grounding = judged(REWORDED.format(3), "A")
+    assert [(f.verdict, f.denied) for f in grounding.statements] == [("unknown", True)]
+    found = grounding.issues(strict=False)
+    assert [(i.type, i.severity) for i in found] == [("answer_mismatch", "major")]
+    assert "题干说法被作为正确说法，但教材中与它最接近的句子在数值、情态或否定上与它不同" in found[0].detail
+
+
+def test_the_same_statement_keyed_false_passes():
+    assert judged(REWORDED.format(3), "B").issues(strict=False) == []
