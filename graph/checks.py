@@ -18,6 +18,7 @@ from graph.format import (
     numbers_in,
     same_number,
 )
+from graph.grounding.text import saying
 from graph.lint import lint
 from graph.schemas import BLANK, Issue
 from vocabulary.records import Calculation, Question
@@ -46,11 +47,13 @@ def check_structure(q: Question) -> list[Issue]:
         issues.append(_issue("format_error", "minor", f"选项{''.join(empty)}为空"))
     seen: dict[str, int] = {}
     for index, option in enumerate(q.options):
-        key = option.strip()
+        key = saying(option) if option.strip() else ""
         if key and key in seen:
-            involves_key = chr(65 + index) in q.answer or chr(65 + seen[key]) in q.answer
+            first = seen[key]
+            involves_key = chr(65 + index) in q.answer or chr(65 + first) in q.answer
             severity = "major" if involves_key else "minor"
-            issues.append(_issue("ambiguity", severity, f"选项{chr(65 + seen[key])}与{chr(65 + index)}重复"))
+            same = "重复" if q.options[first].strip() == option.strip() else "说的是同一件事（只是写法不同）"
+            issues.append(_issue("ambiguity", severity, f"选项{chr(65 + first)}与{chr(65 + index)}{same}"))
         seen.setdefault(key, index)
     return issues
 

@@ -32,13 +32,13 @@ def _evaluated(name: str) -> Evaluation:
 
 # The targets are hard ≥ 90%, easy ≥ 98%, false rejections ≤ 2%, unknown ≤ 10% (`critic-eval` and
 # `make bench` print them with pass/FAIL). Grounding's recall on paraphrased past papers does not reach them
-# yet (2026-11-24, after modals turned round on a reworded act, prohibitions put before their act and
-# judge statements of a computed figure recomputed from their scene: hard 62.7% / 48.2%, unknown 55.2% /
-# 64.2%; `scripts/unknown_keys.py` sorts the unknown keys by cause),
+# yet (2026-11-24, after options compared with one another, judge statements denied by their closest
+# sentence and restated options named as one: hard 68.9% / 57.4%, unknown 55.2% / 64.2%;
+# `scripts/unknown_keys.py` sorts the unknown keys by cause),
 # so these tests hold the measured level as a floor: a change that loses verification power fails here.
 FLOORS = {
-    "structured": {"hard": 0.62, "easy": 0.98, "false_rejections": 0.02, "unknown": 0.56},
-    "prose": {"hard": 0.47, "easy": 0.98, "false_rejections": 0.02, "unknown": 0.65},
+    "structured": {"hard": 0.68, "easy": 0.98, "false_rejections": 0.02, "unknown": 0.56},
+    "prose": {"hard": 0.56, "easy": 0.98, "false_rejections": 0.02, "unknown": 0.65},
 }
 
 

@@ -25,6 +25,7 @@ from typing import Protocol
 
 from graph.grounding.book import SOURCE_MATCH, SourceBook, book_for
 from graph.grounding.classify import Finding, Scope, classify
+from graph.grounding.rank import ranked
 from graph.grounding.statements import statements
 from graph.grounding.verdict import Grounding
 from retrieval.facts import Fact, FactBase
@@ -82,7 +83,12 @@ def ground_question(
         missing_sources=missing,
     )
     if not grounding.calculated:
-        grounding.statements = [classify(s, book, scopes, facts) for s in statements(question)]
+        asserted = statements(question)
+        grounding.statements = [classify(s, book, scopes, facts) for s in asserted]
+        if not grounding.verified:  # options are compared only where the key is not verified outright
+            grounding.statements = [
+                ranked(s, f, book, scopes) for s, f in zip(asserted, grounding.statements, strict=True)
+            ]
     used = {f.slice_id for f in grounding.statements if f.slice_id}
     grounding.paths = {slice_id: library.knowledge.get(slice_id).path_text for slice_id in used}
     return grounding

@@ -59,7 +59,9 @@ class Scope:
 @dataclass(frozen=True)
 class Finding:
     """The grounding of one statement: `claims` is what the key says of it, `verdict` what the textbook
-    says; `source` is the sentence that decided it (verbatim), with its slice and fact when known."""
+    says; `source` is the sentence that decided it (verbatim), with its slice and fact when known; `rank`
+    is how well it aligns with its closest sentence, for comparison with the other options (None when not
+    compared); `denied` that its closest sentence disagrees with it and none as close agrees."""
 
     label: str
     statement: str
@@ -69,6 +71,8 @@ class Finding:
     source: str = ""
     slice_id: str = ""
     fact_id: str = ""
+    rank: float | None = None
+    denied: bool = False
 
     @property
     def agrees(self) -> bool:

@@ -88,6 +88,11 @@ class Statement:
     single: bool = False
 
 
+def scene_in(text: str) -> bool:
+    """The text sets a case's scene: people, a full date, "在…办理的这笔业务中"."""
+    return _SCENE.search(text) is not None
+
+
 def frame_of(stem: str) -> tuple[str, bool]:
     """("saying" | "fill", asks_for_false) for a choice stem."""
     head = _BLANK.split(stem)[0].rstrip("，,：: ")

@@ -254,6 +254,17 @@ def canonical(text: str) -> str:
     return _SYNONYM_WORDS.sub(lambda m: _SYNONYM_OF[m.group()], text)
 
 
+def saying(text: str) -> str:
+    """What a statement says, written one way: synonyms and modal forms by meaning, each figure as its value
+    in its unit ("不能处分" and "不得处分", "50万元" and "500000元", "十五日" and "15日" say the same), so
+    that two options restating one fact are seen as one."""
+    text = canonical(normalise(text)).rstrip("。.；;")
+    for number in reversed(numbers(text)):
+        value = f"{number.value:f}".rstrip("0").rstrip(".")
+        text = f"{text[: number.start]}〈{value}{number.unit}〉{text[number.end :]}"
+    return MODAL_WORDS.sub(lambda m: f"〈{MODAL_FORMS[m.group()]}〉", text)
+
+
 def content_chars(text: str) -> str:
     return "".join(ch for run in content_runs(text) for ch in run if ch not in GLUE)
 

@@ -10,6 +10,10 @@ The rules (`issues`):
 - no unkeyed statement may agree with what the key claims of the keyed ones: an unkeyed option the
   textbook supports in a "正确的是" frame (or contradicts in a "错误的是" frame) is a second answer (major).
 - every quoted source must occur in the knowledge base (major factual_error otherwise).
+- when nothing above decides and the key is not verified, the options are compared: an option the key
+  claims false that aligns with its closest sentence clearly better (OUTRANKS) than one it claims true
+  makes the key suspect (major answer_mismatch); so does a judge statement keyed true whose closest
+  sentence disagrees with it while none as close agrees. See `rank.py`.
 """
 
 from __future__ import annotations
@@ -18,6 +22,13 @@ from dataclasses import dataclass, field
 
 from graph.grounding.classify import Finding
 from graph.schemas import Issue
+
+# How much better an option the key claims false must align with the textbook than the worst option it
+# claims true before the key is suspect (calibrated on the bundled banks' real questions, none of which it
+# rejects).
+OUTRANKS = 0.3
+# Below this alignment an option is one the textbook does not name at all.
+NAMED = 0.1
 
 _STATE = {"supported": "有依据", "contradicted": "与教材矛盾", "unknown": "无法在教材中找到依据"}
 
@@ -73,7 +84,35 @@ class Grounding:
                 "supported" if not finding.claims else "contradicted"
             ):
                 found.append(self._second_answer(finding))
-        return found
+        return found or self._outranked() or self._denied()
+
+    @property
+    def gap(self) -> float | None:
+        """How much better the best-aligned option the key claims false aligns than the worst one it claims
+        true; None when the options are not compared."""
+        ranks = [(f.claims, f.rank) for f in self.statements]
+        if not ranks or any(rank is None for _, rank in ranks):
+            return None
+        true = [rank for claims, rank in ranks if claims]
+        false = [rank for claims, rank in ranks if not claims]
+        if true and min(true) < NAMED:
+            return None  # the textbook names an option claimed true nowhere: nothing to compare it by
+        return max(false) - min(true) if true and false else None
+
+    def _outranked(self) -> list[Issue]:
+        """A key no sentence verifies outright is still suspect when an option it claims false reads clearly
+        closer to the textbook than one it claims true: the key moved with its explanation, or a true
+        statement put in as a distractor."""
+        gap = self.gap
+        if gap is None or gap < OUTRANKS:
+            return []
+        worst = min((f for f in self.statements if f.claims), key=lambda f: f.rank or 0.0)
+        best = max((f for f in self.statements if not f.claims), key=lambda f: f.rank or 0.0)
+        detail = (
+            f"选项{best.label}比选项{worst.label}明显更贴近教材（吻合程度{best.rank:.2f}对{worst.rank:.2f}），"
+            "答案却把前者作为错误说法、后者作为正确说法，答案可疑"
+        )
+        return [_issue("answer_mismatch", detail)]
 
     def _key_issues(self, finding: Finding, strict: bool) -> list[Issue]:
         if finding.agrees:
@@ -93,6 +132,20 @@ class Grounding:
         else:
             detail = f"选项{finding.label}未被选为答案，但同样与教材矛盾：{finding.reason}"
         return _issue("answer_mismatch", detail)
+
+    def _denied(self) -> list[Issue]:
+        """A judge statement keyed true that no sentence verifies, while the sentence closest to it says
+        otherwise (a figure, a modal, a negation or an opposite word) and none as close agrees with it. (An
+        option is read this way only against the other options: alone, an option is a fragment that its
+        closest sentence often words with other markers.)"""
+        return [
+            _issue(
+                "answer_mismatch",
+                f"{_name(f)}被作为正确说法，但教材中与它最接近的句子在数值、情态或否定上与它不同，答案可疑",
+            )
+            for f in self.statements
+            if not f.label and f.claims and f.verdict == "unknown" and f.denied
+        ]
 
     @property
     def evidence(self) -> list[str]:
