@@ -19,6 +19,8 @@ from retrieval.facts import Fact
 
 _ASKS_WHAT = re.compile(r"按照规定，[^，。]{0,16}?(?:应当|必须)$")
 _CONCLUDES = re.compile(r"^(.*)据此认为，[^，。]{0,16}?(?:应当|必须)([^，。]+)$")
+# The head of a list of acts a party must not do: "经纪机构和经纪人员发布房源信息时不得有下列行为".
+_FORBIDS = re.compile(r"(?:不得|禁止)(?:有|从事|实施)?的(?:行为|做法)$")
 _NAMES = re.compile(r"[\u4e00-\u9fff]某(?![一些种项个类])|[甲乙丙丁](?=房地产经纪机构)")
 
 
@@ -53,7 +55,26 @@ def _concluded(statement: Statement, facts: Sequence[Fact]) -> FactCheck | None:
     return None
 
 
+def _forbidden(statement: Statement, facts: Sequence[Fact]) -> FactCheck | None:
+    """A conduct ("下列做法中，不符合规定的是", "…，这一做法符合规定") that is an item of a list of
+    forbidden acts: done, it is improper, however far the list's head sits from the item ("不得有下列行为：
+    （1）…")."""
+    said = bare(statement.option if statement.kind == "saying" else "，".join(statement.asserted))
+    if not said:
+        return None
+    for fact in facts:
+        if fact.kind != "enumeration" or not _FORBIDS.search(fact.subject):
+            continue
+        for item in fact.items:
+            act = bare(item)
+            if len(act) >= 4 and (said == act or (statement.kind == "judge" and said.endswith(act))):
+                return FactCheck("contradicted", f"“{item}”是教材所列{fact.subject}", fact)
+    return None
+
+
 def duty_in_case(statement: Statement, facts: Sequence[Fact]) -> FactCheck | None:
+    if statement.conduct:
+        return _forbidden(statement, facts)
     if statement.kind == "judge":
         return _concluded(statement, facts)
     if statement.kind != "fill" or not statement.option:
