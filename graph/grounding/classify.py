@@ -27,11 +27,11 @@ from retrieval.facts import Fact
 
 # The checks on the compiled facts' structure, tried in turn before the sentences.
 CHECKS = (
+    completeness,  # before membership: an item a case already has is listed, but not still to come
     membership,
     category,
     classification,
     next_step,
-    completeness,
     holding_case,
     deadline,
     bearer,
