@@ -48,7 +48,13 @@ RULES = Slice(
     text="经纪人员执业时应当遵守以下要求：（1）在经纪服务合同上签名，对所签合同负责；（2）向交易当事人出示执业证明，"
     "如实说明本人的身份。经纪人员应当在签约前查询房屋的查封情况。",
 )
-SLICES = [PUBLISH, RULES]
+FUNDS = Slice(
+    id="s-funds",
+    path=(*_CHAPTER, "第三节 交易资金", "一、监管"),
+    mastery="掌握",
+    text="经纪人员不得要求买方把房款转入经纪人员的个人账户。经纪人员不得以任何理由拖延划转房款。",
+)
+SLICES = [PUBLISH, RULES, FUNDS]
 
 
 def _write(seed: int, qtype: str, mode: str = "flexible") -> Question | None:
@@ -107,6 +113,22 @@ def test_the_critic_refuses_a_forbidden_act_keyed_as_proper():
     single = next(q for seed in range(8) if (q := _write(seed, "single")) and "不符合" in q.stem)
     proper = next(chr(65 + i) for i, o in enumerate(single.options) if o in REQUIRED)
     assert _issues(single.model_copy(update={"answer": [proper]})) != []
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_rule_forbidding_a_broker_an_act_is_told_the_same_way(seed: int):
+    facts = compile_kb(SLICES)
+    rules = [f for f in facts.of_slice(FUNDS.id) if f.kind == "modal"]
+    written = []
+    for fact in rules:
+        task = Task(slice=FUNDS, qtype="single", mode="flexible", seed=seed, facts=facts)
+        found = RECIPE.write(fact, Brief(task=task, facts=facts, rng=random.Random(seed)))
+        if found is not None:
+            written.append(found)
+    assert len(written) == 1  # "以任何理由拖延" is no act anyone did
+    options = written[0].draft.options
+    assert "要求买方把房款转入经纪人员的个人账户" in options
+    assert not any("任何" in option for option in options)
 
 
 def test_only_a_flexible_question_over_a_list_of_forbidden_acts_is_written():

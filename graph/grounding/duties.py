@@ -63,9 +63,13 @@ def _forbidden(statement: Statement, facts: Sequence[Fact]) -> FactCheck | None:
     if not said:
         return None
     for fact in facts:
-        if fact.kind != "enumeration" or not _FORBIDS.search(fact.subject):
+        if fact.kind == "modal" and fact.modal == "不得":
+            items: tuple[str, ...] = (fact.consequence,)
+        elif fact.kind == "enumeration" and _FORBIDS.search(fact.subject):
+            items = tuple(fact.items)
+        else:
             continue
-        for item in fact.items:
+        for item in items:
             act = bare(item)
             if len(act) >= 4 and (said == act or (statement.kind == "judge" and said.endswith(act))):
                 return FactCheck("contradicted", f"“{item}”是教材所列{fact.subject}", fact)

@@ -9,7 +9,9 @@ be weighed against the rules; the stem states no rule, and no option is a forbid
 - judge: the broker did one act, and a colleague says it complies; right exactly when the act is a
   required one.
 
-Required acts come from the textbook's own duties of the same party: a list whose head binds it with 应当
+Forbidden acts are a list's items or a rule "经纪人员不得…" with no condition; a list's items are offered
+beside it only from the same knowledge point, where the critic reads them under their head. Required acts
+come from the textbook's own duties of the same party: a list whose head binds it with 应当
 ("经纪人员执业时应当遵守的要求") or a rule "经纪人员应当…" with no condition. An act with a rule word, a
 condition or a pointer of its own is never an option, since it would not read as one thing done.
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from graph.authors import scenes
@@ -29,11 +32,18 @@ from vocabulary.kinds import QuestionType
 
 _FORBIDDEN = re.compile(r"(?:不得|禁止)(?:有|从事|实施)?的(?:行为|做法)$")
 _REQUIRED = re.compile(r"应当(?:遵守|做到|履行|做)?的(?:要求|义务|职责|事项|行为|做法)$")
-_POINTER = re.compile(r"此|上述|下列|以下|前述|这些|其他|其它|该|之一|等$")
+# A pointer, or a quantifier only a prohibition has ("不得以任何理由…"): no act done reads so.
+_POINTER = re.compile(r"此|上述|下列|以下|前述|这些|其他|其它|该|之一|任何|等$")
 _ACT_MIN = 6
 _ACT_MAX = 30
 _BROKER = ("房地产经纪人员", "经纪人员", "经纪人", "房地产经纪机构", "经纪机构")
-_PEOPLE = ("房地产经纪人员", "经纪人员", "经纪人")
+_PEOPLE = (
+    "房地产经纪人员",
+    "经纪人员",
+    "经纪人",
+    "房地产经纪机构和经纪人员",
+    "房地产经纪机构和房地产经纪人员",
+)
 
 
 def _party(subject: str) -> str | None:
@@ -62,10 +72,12 @@ class Act:
 
 
 def _forbidden(fact: Fact) -> list[Act]:
-    if fact.kind != "enumeration" or not _FORBIDDEN.search(fact.subject) or not _party(fact.subject):
-        return []
-    acts = (_act(item) for item in fact.items)
-    return [Act(act, True, fact, fact.subject) for act in O.distinct(a for a in acts if a)]
+    """Acts the textbook forbids a broker: the items of a list headed by 不得, or a rule "经纪人员不得…"
+    without a condition."""
+    if fact.kind == "enumeration" and _FORBIDDEN.search(fact.subject) and _party(fact.subject):
+        acts = (_act(item) for item in fact.items)
+        return [Act(act, True, fact, fact.subject) for act in O.distinct(a for a in acts if a)]
+    return _ruled(fact, "不得")
 
 
 def _required(fact: Fact) -> list[Act]:
@@ -74,25 +86,31 @@ def _required(fact: Fact) -> list[Act]:
     if fact.kind == "enumeration" and _REQUIRED.search(fact.subject) and _party(fact.subject):
         acts = (_act(item) for item in fact.items)
         return [Act(act, False, fact, fact.subject) for act in O.distinct(a for a in acts if a)]
-    if fact.kind == "modal" and fact.modal == "应当":
-        rule = rule_of(fact)
-        if rule is None or rule.lead or rule.subject not in _PEOPLE:
-            return []
-        rest = fact.source.split(rule.consequence, 1)[1][:1]
-        if rest not in ("。", "；", ""):
-            return []  # the act goes on past the compiled consequence ("提示买卖双方，…")
-        act = _act(rule.consequence)
-        return [Act(act, False, fact, f"{rule.subject}{rule.written}{rule.consequence}")] if act else []
-    return []
+    return _ruled(fact, "应当")
 
 
-def _duties(brief: Brief, fact: Fact) -> list[Act]:
-    """The broker's required acts, those of the fact's chapter first."""
+def _ruled(fact: Fact, modal: str) -> list[Act]:
+    """The act of a rule binding a broker with `modal` and no condition, stated whole."""
+    if fact.kind != "modal" or fact.modal != modal:
+        return []
+    rule = rule_of(fact)
+    if rule is None or rule.lead or rule.subject not in _PEOPLE:
+        return []
+    rest = fact.source.split(rule.consequence, 1)[1][:1]
+    if rest not in ("。", "；", ""):
+        return []  # the act goes on past the compiled consequence ("提示买卖双方，…")
+    act = _act(rule.consequence)
+    return [Act(act, modal == "不得", fact, f"{rule.subject}{rule.written}{rule.consequence}")] if act else []
+
+
+def _gathered(brief: Brief, fact: Fact, acts: Callable[[Fact], list[Act]], *, anywhere: bool) -> list[Act]:
+    """The acts `acts` finds in the other facts of the chapter (and then the whole textbook, `anywhere`),
+    the chapter's first, each once."""
     chapter = brief.facts.of_chapter(brief.task.slice.chapter)
     found: list[Act] = []
-    for other in dict.fromkeys([*chapter, *brief.facts]):
+    for other in dict.fromkeys([*chapter, *(brief.facts if anywhere else ())]):
         if other.id != fact.id:
-            found += _required(other)
+            found += acts(other)
     seen: set[str] = set()
     return [a for a in found if not (O.key(a.text) in seen or seen.add(O.key(a.text)))]
 
@@ -107,32 +125,38 @@ def _why(act: Act) -> str:
 
 class Conduct:
     name = "conduct"
-    kinds: tuple[FactKind, ...] = ("enumeration",)
+    kinds: tuple[FactKind, ...] = ("enumeration", "modal")
     qtypes: tuple[QuestionType, ...] = ("single", "multi", "judge")
 
     def write(self, fact: Fact, brief: Brief) -> Written | None:
         if brief.task.mode != "flexible":
             return None
-        bad = _forbidden(fact)
-        if not bad:
+        own = _forbidden(fact)
+        if not own:
             return None
-        good = _duties(brief, fact)
+        good = _gathered(brief, fact, _required, anywhere=True)
+        # the chapter's other prohibitions: a list's items only from the fact's own knowledge point, where the
+        # critic reads the list's head with them; a rule's act from anywhere in the chapter
+        more = [
+            a
+            for a in _gathered(brief, fact, _forbidden, anywhere=False)
+            if a.text not in {o.text for o in own}
+            and (a.fact.kind == "modal" or a.fact.slice_id == fact.slice_id)
+        ]
         rng = brief.rng
         name = scenes.plain_name(rng)
         qtype = brief.task.qtype
         if qtype == "judge":
-            return self._judge(bad, good, name, rng)
-        picked = self._picked(bad, good, qtype, rng)
+            return self._judge(own, good, name, rng)
+        picked = self._picked(own, more, good, qtype, rng)
         if picked is None:
             return None
-        asks_bad = picked[0]
-        options = [
-            O.Option(act.text, act.forbidden == asks_bad, _why(act)) for act in picked[1] if act is not None
-        ]
+        asks_bad, acts = picked
+        options = [O.Option(act.text, act.forbidden == asks_bad, _why(act)) for act in acts]
         verdict = "不符合规定" if asks_bad else "符合规定"
         ending = "有" if qtype == "multi" else "是"
         stem = f"经纪人员{name}近期办理业务时有下列做法，其中{verdict}的{ending}（　）。"
-        facts = list(dict.fromkeys(act.fact for act in picked[1]))
+        facts = list(dict.fromkeys(act.fact for act in acts))
         return O.choice(
             [f.id for f in facts],
             qtype,
@@ -143,24 +167,28 @@ class Conduct:
         )
 
     def _picked(
-        self, bad: list[Act], good: list[Act], qtype: QuestionType, rng: random.Random
+        self, own: list[Act], more: list[Act], good: list[Act], qtype: QuestionType, rng: random.Random
     ) -> tuple[bool, list[Act]] | None:
-        """Whether the question asks for the forbidden acts, and its options."""
+        """Whether the question asks for the forbidden acts, and its options: always one of this fact's
+        forbidden acts, the rest from the chapter's other prohibitions and the broker's duties."""
+        first = rng.choice(own)
+        bad = [a for a in own if a is not first] + more
         if qtype == "multi":
-            keyed = min(len(bad), rng.choice((2, 3)))
+            keyed = min(len(bad) + 1, rng.choice((2, 3)))
             if keyed < 2 or len(good) < 5 - keyed:
                 return None
-            return True, rng.sample(bad, keyed) + rng.sample(good, 5 - keyed)
-        asks_bad = len(bad) < 3 or (len(good) >= 3 and rng.random() < 0.6)
-        keyed, others = (bad, good) if asks_bad else (good, bad)
-        if not keyed or len(others) < 3:
+            return True, [first, *rng.sample(bad, keyed - 1), *rng.sample(good, 5 - keyed)]
+        if len(good) >= 3 and (len(bad) < 2 or rng.random() < 0.6):
+            return True, [first, *rng.sample(good, 3)]
+        if len(bad) < 2 or not good:
             return None
-        return asks_bad, [rng.choice(keyed), *rng.sample(others, 3)]
+        return False, [rng.choice(good), first, *rng.sample(bad, 2)]
 
-    def _judge(self, bad: list[Act], good: list[Act], name: str, rng: random.Random) -> Written | None:
-        """A colleague says the broker's act complies: right exactly when it is a required act."""
+    def _judge(self, own: list[Act], good: list[Act], name: str, rng: random.Random) -> Written | None:
+        """The broker did one act, and the statement says it complies: right exactly when the act is a
+        duty the textbook gives."""
         truth = bool(good) and rng.random() < 0.5
-        act = rng.choice(good if truth else bad)
+        act = rng.choice(good if truth else own)
         stem = f"经纪人员{name}{act.text}，这一做法符合规定。（　）"
         analysis = f"{_why(act)}。"
         return O.judge([act.fact.id], stem, truth, analysis, [act.fact.source], difficulty=0.4)
