@@ -137,3 +137,30 @@ def test_only_a_flexible_question_over_a_list_of_forbidden_acts_is_written():
     duties = next(f for f in facts.of_slice(RULES.id) if f.kind == "enumeration")
     task = Task(slice=RULES, qtype="single", mode="flexible", seed=1, facts=facts)
     assert RECIPE.write(duties, Brief(task=task, facts=facts, rng=random.Random(1))) is None
+
+
+def test_a_list_of_breaches_and_a_duty_at_a_stage_of_the_work_are_told_too():
+    """ "议价中常见的违反执业规范的行为" lists forbidden acts as well; "带看中经纪人员应当…" is a duty whose
+    stage goes with the act, and a rule's note quotes the rule rather than calling it a list."""
+    breaches = Slice(
+        id="s-breaches",
+        path=(*_CHAPTER, "第四节 撮合", "一、规范"),
+        mastery="掌握",
+        text="议价中常见的违反执业规范的行为有：（1）捏造涨价信息诱导客户仓促签约；（2）以胁迫手段强迫客户成交。"
+        "带看中经纪人员应当客观介绍房屋的优点和不足。",
+    )
+    pieces = [breaches, RULES]
+    facts = compile_kb(pieces)
+    fact = next(f for f in facts.of_slice(breaches.id) if f.kind == "enumeration")
+    staged = 0
+    for seed in range(8):
+        task = Task(slice=breaches, qtype="single", mode="flexible", seed=seed, facts=facts)
+        written = RECIPE.write(fact, Brief(task=task, facts=facts, rng=random.Random(seed)))
+        assert written is not None
+        options = written.draft.options
+        assert {"捏造涨价信息诱导客户仓促签约", "以胁迫手段强迫客户成交"} & set(options)
+        if "带看中客观介绍房屋的优点和不足" in options:
+            staged += 1
+            note = "按照规定，带看中经纪人员应当客观介绍房屋的优点和不足，这一做法符合规定"
+            assert note in written.draft.explanation
+    assert staged

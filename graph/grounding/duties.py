@@ -19,8 +19,9 @@ from retrieval.facts import Fact
 
 _ASKS_WHAT = re.compile(r"按照规定，[^，。]{0,16}?(?:应当|必须)$")
 _CONCLUDES = re.compile(r"^(.*)据此认为，[^，。]{0,16}?(?:应当|必须)([^，。]+)$")
-# The head of a list of acts a party must not do: "经纪机构和经纪人员发布房源信息时不得有下列行为".
-_FORBIDS = re.compile(r"(?:不得|禁止)(?:有|从事|实施)?的(?:行为|做法)$")
+# The head of a list of acts a party must not do: "经纪机构和经纪人员发布房源信息时不得有下列行为",
+# "议价中常见的违反执业规范的行为".
+_FORBIDS = re.compile(r"(?:(?:不得|禁止)(?:有|从事|实施)?|违反[^，。的]{0,8})的(?:行为|做法)$")
 _NAMES = re.compile(r"[\u4e00-\u9fff]某(?![一些种项个类])|[甲乙丙丁](?=房地产经纪机构)")
 
 

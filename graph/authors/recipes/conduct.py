@@ -27,16 +27,19 @@ from graph.authors import scenes
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.scenario import has_modal, rule_of
+from graph.authors.recipes.statements import alike
 from retrieval.facts import Fact, FactKind
 from vocabulary.kinds import QuestionType
 
-_FORBIDDEN = re.compile(r"(?:不得|禁止)(?:有|从事|实施)?的(?:行为|做法)$")
+_FORBIDDEN = re.compile(r"(?:(?:不得|禁止)(?:有|从事|实施)?|违反[^，。的]{0,8})的(?:行为|做法)$")
 _REQUIRED = re.compile(r"应当(?:遵守|做到|履行|做)?的(?:要求|义务|职责|事项|行为|做法)$")
 # A pointer, or a quantifier only a prohibition has ("不得以任何理由…"): no act done reads so.
 _POINTER = re.compile(r"此|上述|下列|以下|前述|这些|其他|其它|该|之一|任何|等$")
 _ACT_MIN = 6
 _ACT_MAX = 30
 _BROKER = ("房地产经纪人员", "经纪人员", "经纪人", "房地产经纪机构", "经纪机构")
+# A broker at a stage of the work ("带看中经纪人员", "签约前经纪人员"): the stage goes with the act.
+_STAGE = re.compile(r"^([\u4e00-\u9fff]{1,3}(?:中|前|时|后))(?:房地产)?经纪人员$")
 _PEOPLE = (
     "房地产经纪人员",
     "经纪人员",
@@ -48,8 +51,10 @@ _PEOPLE = (
 
 def _party(subject: str) -> str | None:
     """Whom the list binds, as a broker (a person or a brokerage): the lists a case of a broker's work can
-    tell."""
+    tell. A list of breaches of practice ("违反执业规范的行为") names no one: practice is a broker's."""
     roles = scenes.roles_in(subject)
+    if not roles and "执业" in subject:
+        return "经纪人员"
     return "经纪人员" if roles and all(role in _BROKER for role in roles) else None
 
 
@@ -69,6 +74,7 @@ class Act:
     forbidden: bool
     fact: Fact
     rule: str  # the list or rule it comes from, as the explanation names it
+    stage: str = ""  # the stage of the work the act opens with ("带看中"), when the rule binds one
 
 
 def _forbidden(fact: Fact) -> list[Act]:
@@ -94,13 +100,18 @@ def _ruled(fact: Fact, modal: str) -> list[Act]:
     if fact.kind != "modal" or fact.modal != modal:
         return []
     rule = rule_of(fact)
-    if rule is None or rule.lead or rule.subject not in _PEOPLE:
+    if rule is None or rule.lead:
+        return []
+    stage = _STAGE.match(rule.subject)
+    if stage is None and rule.subject not in _PEOPLE:
         return []
     rest = fact.source.split(rule.consequence, 1)[1][:1]
     if rest not in ("。", "；", ""):
         return []  # the act goes on past the compiled consequence ("提示买卖双方，…")
-    act = _act(rule.consequence)
-    return [Act(act, modal == "不得", fact, f"{rule.subject}{rule.written}{rule.consequence}")] if act else []
+    when = stage[1] if stage else ""
+    act = _act(when + rule.consequence)
+    said = f"{rule.subject}{rule.written}{rule.consequence}"
+    return [Act(act, modal == "不得", fact, said, when)] if act else []
 
 
 def _gathered(brief: Brief, fact: Fact, acts: Callable[[Fact], list[Act]], *, anywhere: bool) -> list[Act]:
@@ -116,11 +127,21 @@ def _gathered(brief: Brief, fact: Fact, acts: Callable[[Fact], list[Act]], *, an
 
 
 def _why(act: Act) -> str:
-    if act.forbidden:
-        return f"“{act.text}”是教材所列{act.rule}之一，违反规定"
-    if act.rule.endswith(act.text):
-        return f"按照规定，{act.rule}，这一做法符合规定"
-    return f"“{act.text}”是教材所列{act.rule}之一，符合规定"
+    """The rule the act meets or breaks, named: the list it is an item of, or the rule itself."""
+    verdict = "违反规定" if act.forbidden else "符合规定"
+    if act.fact.kind == "enumeration":
+        return f"“{act.text}”是教材所列{act.rule}之一，{verdict}"
+    return f"按照规定，{act.rule}，这一做法{verdict}"
+
+
+def _apart(acts: list[Act]) -> list[Act]:
+    """The acts without any that restates an earlier one ("以个人名义收取费用" beside "以个人名义承接业务
+    和收取费用"): two options of one rule give each other away."""
+    kept: list[Act] = []
+    for act in acts:
+        if not any(alike(act.text, other.text) for other in kept):
+            kept.append(act)
+    return kept
 
 
 class Conduct:
@@ -134,12 +155,16 @@ class Conduct:
         own = _forbidden(fact)
         if not own:
             return None
-        good = _gathered(brief, fact, _required, anywhere=True)
+        good = [
+            a
+            for a in _gathered(brief, fact, _required, anywhere=True)
+            if not any(alike(a.text, o.text) for o in own)
+        ]
         # the chapter's other prohibitions: a list's items only from the fact's own knowledge point, where the
         # critic reads the list's head with them; a rule's act from anywhere in the chapter
         more = [
             a
-            for a in _gathered(brief, fact, _forbidden, anywhere=False)
+            for a in _apart([*own, *_gathered(brief, fact, _forbidden, anywhere=False)])
             if a.text not in {o.text for o in own}
             and (a.fact.kind == "modal" or a.fact.slice_id == fact.slice_id)
         ]
@@ -189,7 +214,12 @@ class Conduct:
         duty the textbook gives."""
         truth = bool(good) and rng.random() < 0.5
         act = rng.choice(good if truth else own)
-        stem = f"经纪人员{name}{act.text}，这一做法符合规定。（　）"
+        done = (
+            f"{act.stage}，经纪人员{name}{act.text.removeprefix(act.stage)}"
+            if act.stage
+            else f"经纪人员{name}{act.text}"
+        )
+        stem = f"{done}，这一做法符合规定。（　）"
         analysis = f"{_why(act)}。"
         return O.judge([act.fact.id], stem, truth, analysis, [act.fact.source], difficulty=0.4)
 
