@@ -17,7 +17,7 @@ from graph.grounding.typed import FactCheck
 from retrieval.facts import Fact
 
 _COMPLETE = re.compile(r"已经齐全|已经完备|已齐全")
-_STILL = re.compile(r"还包括|还需|还应")
+_STILL = re.compile(r"还包括")
 _CATCH_ALL = re.compile(r"其他|其它")
 _LISTED_MIN = 2
 

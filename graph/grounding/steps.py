@@ -17,6 +17,8 @@ from graph.grounding.typed import NAMED, FactCheck, _named, _same_item
 from retrieval.facts import Fact
 
 _ASKS_NEXT = re.compile(r"接下来|下一步")
+# A choice of the steps still to take: "…按照X的一般办理顺序，双方还需要办理的环节有（　）".
+_ASKS_STILL = re.compile(r"还需要?办理的环节")
 # A judge's claim of the next step: "…告诉双方，按照…，接下来的环节是买卖双方缴纳交易税费".
 _CLAIMED = re.compile(r"(?:接下来|下一步)(?:的环节)?(?:是|为|应当)([^，。；（]+)")
 _ORDER_WORDS = re.compile(r"(?:依次)?(?:为|是)?$")  # "不动产登记的程序依次" is named without its 依次
@@ -37,7 +39,8 @@ def _reported(step: str, stem: str) -> bool:
 
 
 def next_step(statement: Statement, facts: Sequence[Fact]) -> FactCheck | None:
-    if statement.kind == "fill" and _ASKS_NEXT.search(statement.text):
+    still = statement.kind == "fill" and _ASKS_STILL.search(statement.text) is not None
+    if statement.kind == "fill" and (_ASKS_NEXT.search(statement.text) or still):
         option = statement.option
     elif statement.kind == "judge" and (claimed := _CLAIMED.search(statement.text)):
         option = claimed.group(1)
@@ -66,6 +69,10 @@ def next_step(statement: Statement, facts: Sequence[Fact]) -> FactCheck | None:
         if skipped[at]:
             condition = _CONDITION.match(fact.items[at])
             return FactCheck("contradicted", f"这一环节只在“{condition[1] if condition else ''}”时办理", fact)
+        if still:
+            if done[at]:
+                return FactCheck("contradicted", "本案已经办理了这一环节", fact)
+            return FactCheck("supported", f"按照“{fact.subject}”，这一环节在已完成的环节之后，尚未办理", fact)
         if at == count:
             return FactCheck("supported", f"按照“{fact.subject}”，已完成的环节之后紧接着是这一环节", fact)
         return FactCheck("contradicted", f"按照“{fact.subject}”，已完成的环节之后并不紧接着这一环节", fact)

@@ -176,7 +176,7 @@ def _later(steps: tuple[str, ...], at: int) -> list[str]:
 class NextStep:
     name = "next_step"
     kinds: tuple[FactKind, ...] = ("enumeration",)
-    qtypes: tuple[QuestionType, ...] = ("single", "judge")
+    qtypes: tuple[QuestionType, ...] = ("single", "multi", "judge")
 
     def write(self, fact: Fact, brief: Brief) -> Written | None:
         if brief.task.mode != "flexible" or brief.task.qtype not in self.qtypes:
@@ -189,6 +189,8 @@ class NextStep:
         rng = brief.rng
         case = _cast(found, rng)
         route = case.route
+        if brief.task.qtype == "multi":
+            return _still(found, case, rng)
         # the key: a step after at least one done step and before two more; a single also needs three
         # later steps (or the step the case rules out), since a step told done would be ruled out on sight
         needed = 3 if brief.task.qtype == "single" else 2
@@ -220,6 +222,46 @@ class NextStep:
             lead=f"{_order(found, case)}本案已经完成前{at}项，接下来的环节是“{key}”。",
             difficulty=0.5,
         )
+
+
+def _still(found: Procedure, case: Case, rng: random.Random) -> Written | None:
+    """Which steps the parties still have to take: those of their route after what the case tells done.
+    Offered beside them, steps the case tells done and the step its need rules out, so the case's
+    details, not the list alone, decide every option."""
+    route = case.route
+
+    def fits(at: int) -> bool:
+        ahead, behind = len(_later(route, at - 1)), len(_later(route[:at], -1))
+        return ahead >= 2 and min(ahead, 3) + behind + case.ruled_out(at) >= 5
+
+    starts = [
+        at for at in range(1, len(route) - 1) if fits(at) and (not case.skipped or at <= case.skipped_at)
+    ]
+    if not starts:
+        return None
+    at = max(starts) if case.skipped else rng.choice(starts)
+    ahead, behind = _later(route, at - 1), _later(route[:at], -1)
+    keyed = rng.sample(ahead, min(len(ahead), 3))
+    wrong = (
+        [O.Option(_done(case.skipped), False, f"“{_done(case.skipped)}”：本案{case.need}，不办理这一步")]
+        if case.ruled_out(at)
+        else []
+    )
+    wrong += [O.Option(step, False, f"“{step}”：本案已经办理") for step in rng.sample(behind, len(behind))]
+    wrong = wrong[: 5 - len(keyed)]
+    if len(keyed) < 2 or len(keyed) + len(wrong) < 5:
+        return None
+    choices = [O.Option(step, True, f"“{step}”：本案尚未办理，还需要办理") for step in keyed] + wrong
+    stem = f"{_story(case, found, at)}按照{found.name}，{case.told}还需要办理的环节有（　）。"
+    return O.choice(
+        [found.fact.id],
+        "multi",
+        stem,
+        O.arrange(choices, rng),
+        [found.fact.source],
+        lead=f"{_order(found, case)}本案已经完成前{at}项。",
+        difficulty=0.5,
+    )
 
 
 RECIPE = NextStep()
