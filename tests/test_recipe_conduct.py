@@ -164,3 +164,30 @@ def test_a_list_of_breaches_and_a_duty_at_a_stage_of_the_work_are_told_too():
             note = "按照规定，带看中经纪人员应当客观介绍房屋的优点和不足，这一做法符合规定"
             assert note in written.draft.explanation
     assert staged
+
+
+def test_a_prohibition_in_a_situation_is_judged_with_its_situation_told():
+    """ "业主没有书面授权的，经纪人员不得…": the judge tells the situation before what the broker did, so the
+    situation decides; no option could carry it, so a choice over it alone is declined."""
+    keys = Slice(
+        id="s-keys",
+        path=(*_CHAPTER, "第五节 带看", "一、钥匙"),
+        mastery="掌握",
+        text="业主没有书面授权的，经纪人员不得在业主不在场时带客户进入房屋。",
+    )
+    facts = compile_kb([keys, RULES])
+    fact = next(f for f in facts.of_slice(keys.id) if f.kind == "modal")
+    told = []
+    for seed in range(8):
+        task = Task(slice=keys, qtype="judge", mode="flexible", seed=seed, facts=facts)
+        written = RECIPE.write(fact, Brief(task=task, facts=facts, rng=random.Random(seed)))
+        assert written is not None
+        if written.draft.answer == "B":
+            told.append(written.draft.stem)
+            assert re.match(
+                r"^业主没有书面授权，经纪人员[\u4e00-\u9fff]某在业主不在场时带客户进入房屋，",
+                written.draft.stem,
+            )
+    assert told
+    task = Task(slice=keys, qtype="single", mode="flexible", seed=1, facts=facts)
+    assert RECIPE.write(fact, Brief(task=task, facts=facts, rng=random.Random(1))) is None

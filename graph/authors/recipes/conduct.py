@@ -75,6 +75,7 @@ class Act:
     fact: Fact
     rule: str  # the list or rule it comes from, as the explanation names it
     stage: str = ""  # the stage of the work the act opens with ("带看中"), when the rule binds one
+    situation: str = ""  # the condition the rule forbids it in ("业主没有书面授权并交付钥匙"): judge only
 
 
 def _forbidden(fact: Fact) -> list[Act]:
@@ -100,8 +101,11 @@ def _ruled(fact: Fact, modal: str) -> list[Act]:
     if fact.kind != "modal" or fact.modal != modal:
         return []
     rule = rule_of(fact)
-    if rule is None or rule.lead:
+    if rule is None:
         return []
+    situation = rule.condition if rule.lead.endswith("的，") else ""
+    if rule.lead and (modal != "不得" or not situation or _POINTER.search(situation) or len(situation) > 20):
+        return []  # only a prohibition's own situation is told, and only in a judge
     stage = _STAGE.match(rule.subject)
     if stage is None and rule.subject not in _PEOPLE:
         return []
@@ -110,8 +114,7 @@ def _ruled(fact: Fact, modal: str) -> list[Act]:
         return []  # the act goes on past the compiled consequence ("提示买卖双方，…")
     when = stage[1] if stage else ""
     act = _act(when + rule.consequence)
-    said = f"{rule.subject}{rule.written}{rule.consequence}"
-    return [Act(act, modal == "不得", fact, said, when)] if act else []
+    return [Act(act, modal == "不得", fact, rule.sentence(), when, situation)] if act else []
 
 
 def _gathered(brief: Brief, fact: Fact, acts: Callable[[Fact], list[Act]], *, anywhere: bool) -> list[Act]:
@@ -153,6 +156,8 @@ class Conduct:
         if brief.task.mode != "flexible":
             return None
         own = _forbidden(fact)
+        if brief.task.qtype != "judge":
+            own = [a for a in own if not a.situation]  # an option cannot carry its situation
         if not own:
             return None
         good = [
@@ -165,6 +170,7 @@ class Conduct:
         more = [
             a
             for a in _apart([*own, *_gathered(brief, fact, _forbidden, anywhere=False)])
+            if not a.situation
             if a.text not in {o.text for o in own}
             and (a.fact.kind == "modal" or a.fact.slice_id == fact.slice_id)
         ]
@@ -214,9 +220,10 @@ class Conduct:
         duty the textbook gives."""
         truth = bool(good) and rng.random() < 0.5
         act = rng.choice(good if truth else own)
+        opening = act.situation or act.stage
         done = (
-            f"{act.stage}，经纪人员{name}{act.text.removeprefix(act.stage)}"
-            if act.stage
+            f"{opening}，经纪人员{name}{act.text.removeprefix(act.stage)}"
+            if opening
             else f"经纪人员{name}{act.text}"
         )
         stem = f"{done}，这一做法符合规定。（　）"
