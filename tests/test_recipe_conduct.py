@@ -79,7 +79,10 @@ def _issues(question: Question) -> list:
 def test_the_options_are_forbidden_or_required_acts_and_the_key_is_what_the_stem_asks(qtype: str, seed: int):
     question = _write(seed, qtype)
     assert question is not None
-    frame = r"^经纪人员[\u4e00-\u9fff]某近期办理业务时有下列做法，其中(不)?符合规定的(是|有)（　）。$"
+    frame = (
+        r"^(?:经纪人员[\u4e00-\u9fff]某近期办理业务时有下列做法，其中|经纪人员[\u4e00-\u9fff]某在执业中的下列做法，"
+        r"|下列经纪人员[\u4e00-\u9fff]某的做法中，)(不)?符合规定的(是|有)（　）。$"
+    )
     found = re.match(frame, question.stem)
     assert found, question.stem
     asks_bad = found[1] == "不"

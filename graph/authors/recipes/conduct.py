@@ -35,6 +35,12 @@ _FORBIDDEN = re.compile(r"(?:(?:不得|禁止)(?:有|从事|实施)?|违反[^，
 _REQUIRED = re.compile(r"应当(?:遵守|做到|履行|做)?的(?:要求|义务|职责|事项|行为|做法)$")
 # A pointer, or a quantifier only a prohibition has ("不得以任何理由…"): no act done reads so.
 _POINTER = re.compile(r"此|上述|下列|以下|前述|这些|其他|其它|该|之一|任何|等$")
+# How a question introduces what one broker did; varied so a round does not repeat one frame.
+_FRAMES = (
+    "经纪人员{name}近期办理业务时有下列做法，其中{verdict}的{ending}（　）。",
+    "经纪人员{name}在执业中的下列做法，{verdict}的{ending}（　）。",
+    "下列经纪人员{name}的做法中，{verdict}的{ending}（　）。",
+)
 _ACT_MIN = 6
 _ACT_MAX = 30
 _BROKER = ("房地产经纪人员", "经纪人员", "经纪人", "房地产经纪机构", "经纪机构")
@@ -186,7 +192,8 @@ class Conduct:
         options = [O.Option(act.text, act.forbidden == asks_bad, _why(act)) for act in acts]
         verdict = "不符合规定" if asks_bad else "符合规定"
         ending = "有" if qtype == "multi" else "是"
-        stem = f"经纪人员{name}近期办理业务时有下列做法，其中{verdict}的{ending}（　）。"
+        frame = rng.choice(_FRAMES)
+        stem = frame.format(name=name, verdict=verdict, ending=ending)
         facts = list(dict.fromkeys(act.fact for act in acts))
         return O.choice(
             [f.id for f in facts],

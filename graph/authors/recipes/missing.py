@@ -227,7 +227,11 @@ class Missing:
         choices = [O.Option(item, True, f"“{item}”属于{lst.required}，{lacks}") for item in missing]
         for item in brought:
             choices.append(O.Option(item, False, f"“{item}”虽属{lst.required}，但本案当事人已经带来"))
-        for item in rng.sample(sorted(others), wrong_count):
+        # papers another rule asks for under a condition of its own first: their notes say when they are due
+        conditioned = sorted(item for item, rule in others.items() if rule.endswith("时才需要提交的材料"))
+        rest = sorted(item for item in others if item not in conditioned)
+        picked = rng.sample(conditioned, min(wrong_count, len(conditioned)))
+        for item in picked + rng.sample(rest, wrong_count - len(picked)):
             rule = others[item]
             choices.append(O.Option(item, False, f"“{item}”是{rule}，不在{lst.required}之列"))
         stem = f"{case}按照规定，{lst.required}还包括（　）。"
