@@ -138,12 +138,53 @@ def test_a_single_asks_what_the_broker_must_do_here_or_which_person_must_do_it(s
         assert _grounding(question).issues(strict=True) == []
 
 
+LONE = Slice(
+    id="s-lone",
+    path=("第九篇 其他", "第九章 共有房屋", "第一节 出售", "一、夫妻共有"),
+    mastery="掌握",
+    text="卖方已婚而房屋登记在其一人名下的，经纪人员应当核实房屋是否属于夫妻共同财产。",
+)
+
+
+def _who(seed: int) -> Question:
+    """A single over a rule with no other duty of the broker beside it: only "who must" can be asked."""
+    facts = compile_kb([LONE])
+    fact = next(f for f in facts.of_slice(LONE.id, "modal"))
+    task = Task(slice=LONE, qtype="single", mode="flexible", seed=seed, facts=facts)
+    written = RECIPE.write(fact, Brief(task=task, facts=facts, rng=random.Random(seed)))
+    assert written is not None
+    return write_question({"draft": written.draft.model_dump(), "qtype": "single"}, LONE, "flexible")
+
+
+def test_a_single_asks_what_must_be_done_before_who_must_do_it():
+    """Where the chapter's other duties make "what must the broker do here" askable, that is asked: there
+    the case's situation decides, while who bears a duty it does not."""
+    for seed in range(6):
+        for question in _write(RULES, "single", seed):
+            assert re.search(rf"按照规定，经纪人员{_NAME}应当（　）。$", question.stem), question.stem
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_each_wrong_party_s_note_says_whose_duty_it_is(seed: int):
+    question = _who(seed)
+    assert question.stem.endswith("应当由（　）核实房屋是否属于夫妻共同财产。")
+    notes = dict(re.findall(r"选项([A-D])([^；。]+)", question.explanation))
+    for letter, option in zip("ABCD", question.options, strict=True):
+        if letter in question.answer:
+            continue
+        assert "经纪人员" in notes[letter] and option in notes[letter], notes[letter]
+        assert "不是规定中" not in notes[letter]
+    seller = next(chr(65 + i) for i, o in enumerate(question.options) if o == "卖方")
+    assert "所说的一方" in notes[seller]  # the party the situation is about, not the one it binds
+
+
 def test_the_critic_rejects_the_wrong_person_keyed():
-    question = next(
-        q for seed in range(12) for q in _write(RULES, "single", seed) if "应当由（　）" in q.stem
-    )
+    question = _who(1)
+    library = SimpleNamespace(knowledge=KnowledgeIndex([LONE]), facts=compile_kb([LONE]))
+    assert ground_question(question, LONE, library).issues(strict=True) == []
     wrong = next(chr(65 + i) for i, o in enumerate(question.options) if chr(65 + i) not in question.answer)
-    assert _grounding(question.model_copy(update={"answer": [wrong]})).issues(strict=True) != []
+    swapped = question.model_copy(update={"answer": [wrong]})
+    assert ground_question(swapped, LONE, library).issues(strict=True) != []
 
 
 def test_a_stage_of_work_or_a_condition_with_alternatives_is_no_case():

@@ -129,9 +129,45 @@ def test_the_key_is_the_one_required_paper_the_parties_have_not_brought(seed: in
     assert sorted([*_stated(written), key]) == sorted(required)  # what the case names plus the key: the list
     wrong = [o for o in written.draft.options if o != key]
     assert len(wrong) == 3
-    assert all(o not in required and re.search(r"(证明|证书|委托书|申请书)$", o) for o in wrong)
-    assert stem.endswith("按照规定，因买卖申请房屋转移登记的，买卖双方一般应当提交的材料还包括（　）。")
+    assert all(re.search(r"(证明|证书|委托书|申请书|合同|凭证)$", o) for o in wrong)
+    assert stem.endswith("。按照规定，买卖双方一般应当提交的材料还包括（　）。")
+    assert stem.count("因买卖申请房屋转移登记") == 1, "the case's condition is told once"
     assert "其他材料" not in stem
+
+
+def test_a_paper_the_case_tells_brought_is_the_distractor_only_the_case_rules_out():
+    """Of the required papers, one the parties already brought is offered too: knowing the list is not
+    enough, the case decides. Its note says it was brought; a paper of another rule is named with the
+    condition that asks for it; the critic refuses a key that is a paper already brought."""
+    facts = _facts()
+    library = SimpleNamespace(knowledge=KnowledgeIndex(SLICES), facts=facts)
+    seen_brought = seen_rule = 0
+    for seed in range(6):
+        for qtype in ("single", "multi"):
+            written = _write(MATERIALS, qtype, seed)
+            assert written is not None
+            keyed = _keyed(written)
+            stated = _stated(written)
+            for letter, option in zip("ABCDE", written.draft.options, strict=False):
+                if option in keyed:
+                    assert option not in stated
+                    continue
+                note = re.search(f"选项{letter}“{re.escape(option)}”([^；。]+)", written.draft.explanation)
+                assert note, written.draft.explanation
+                if option in stated:
+                    seen_brought += 1
+                    assert "本案当事人已经带来" in note[1]
+                    question = write_question(
+                        {"draft": written.draft.model_dump() | {"answer": letter}, "qtype": "single"},
+                        MATERIALS,
+                        "flexible",
+                    )
+                    if qtype == "single":
+                        assert ground_question(question, MATERIALS, library).issues(strict=True) != []
+                elif option in ("授权委托书", "继承权公证书"):
+                    seen_rule += 1
+                    assert re.search("(代理人|继承人)申请登记时才需要提交的材料", note[1])
+    assert seen_brought and seen_rule
 
 
 @pytest.mark.parametrize("qtype", ["single", "multi", "judge"])
@@ -172,7 +208,7 @@ def test_a_judge_is_the_broker_s_conclusion_that_nothing_is_lacking_true_only_wh
     stem = written.draft.stem
     broker = _BROUGHT.search(stem)
     assert broker, stem
-    required_ = "因预购商品房申请预告登记的，买卖双方一般应当提交的材料"
+    required_ = "买卖双方一般应当提交的材料"
     assert stem.endswith(f"{broker[1]}据此认为，{required_}已经齐全。（　）")
     required = [*_ALWAYS, "已经备案的商品房预售合同", "预告登记协议书"]
     assert all(paper in _stated(written) for paper in _ALWAYS)

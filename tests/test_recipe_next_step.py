@@ -68,10 +68,19 @@ def _grounding(question: Question):
     return ground_question(question, ORDER, library)
 
 
-def _done(stem: str) -> int:
-    """How many of the first steps the case tells done, up to the question."""
-    case = stem.split("。")[0]
-    return next(i for i, step in enumerate(STEPS) if _last_clause(step) not in case)
+def _route(stem: str) -> list[str]:
+    """The steps the case takes: the loan step only when the case says the buyer needs a loan."""
+    need = re.match(r"^买方([\u4e00-\u9fff]某)与卖方[\u4e00-\u9fff]某办理存量房买卖，\1(不)?需要贷款。", stem)
+    assert need, stem
+    if need.group(2):
+        return [step for step in STEPS if not step.startswith("需要贷款的")]
+    return [_last_clause(step) if step.startswith("需要贷款的") else step for step in STEPS]
+
+
+def _done(stem: str, route: list[str]) -> int:
+    """How many of the route's first steps the case tells done, up to the question."""
+    case = stem.split("。")[1]
+    return next(i for i, step in enumerate(route) if _last_clause(step) not in case)
 
 
 def _last_clause(step: str) -> str:
@@ -83,15 +92,16 @@ def test_the_key_is_the_step_right_after_what_the_case_reports_done(seed: int):
     written, question = _write(ORDER, "single", seed)
     assert written is not None and question is not None
     stem = written.draft.stem
-    done = _done(stem)
-    assert all(_last_clause(step) in stem for step in STEPS[:done])
-    assert not any(_last_clause(step) in stem for step in STEPS[done:])
+    route = _route(stem)
+    done = _done(stem, route)
+    assert all(_last_clause(step) in stem for step in route[:done])
+    assert not any(_last_clause(step) in stem.split("。")[1] for step in route[done:])
     (key,) = [written.draft.options[ord(letter) - 65] for letter in written.draft.answer]
-    assert key == STEPS[done]
-    assert all(option in STEPS[done:] for option in written.draft.options), "a step told done is no option"
-    assert re.match(r"买方[\u4e00-\u9fff]某与卖方[\u4e00-\u9fff]某办理存量房买卖，", stem), "no date"
-    assert "目前已经完成" not in stem
-    assert stem.endswith("按照存量房买卖的一般办理顺序，接下来的环节是（　）。")
+    assert key == route[done]
+    told_done = {_last_clause(step) for step in route[:done]}
+    assert not told_done & set(written.draft.options), "a step told done is no option"
+    assert "经纪门店" not in stem and "询问" not in stem  # no visit to ask what the case already decides
+    assert stem.endswith("。按照存量房买卖的一般办理顺序，接下来的环节是（　）。")
     findings = {f.label: f.verdict for f in _grounding(question).statements}
     assert findings == {
         chr(65 + i): "supported" if option == key else "contradicted"
@@ -99,19 +109,60 @@ def test_the_key_is_the_step_right_after_what_the_case_reports_done(seed: int):
     }
 
 
+def test_whether_the_buyer_needs_a_loan_decides_the_key():
+    """Asked right where the loan step stands, the case's need decides: with a loan the key is the loan
+    step; without one it is the step after, and the loan step is offered as the tempting wrong answer,
+    its note saying the buyer needs no loan."""
+    loan = _last_clause(STEPS[2])
+    keys: dict[bool, str] = {}
+    for seed in range(12):
+        written, question = _write(ORDER, "single", seed)
+        assert written is not None and question is not None
+        stem = written.draft.stem
+        if _done(stem, _route(stem)) != 2:
+            continue
+        needs = "不需要贷款" not in stem
+        (key,) = [written.draft.options[ord(letter) - 65] for letter in written.draft.answer]
+        keys[needs] = key
+        if not needs:
+            assert loan in written.draft.options
+            assert re.search(
+                r"不需要贷款，不办理“买方申请贷款并取得银行的贷款审批”", written.draft.explanation
+            )
+            assert _grounding(question).issues(strict=True) == []
+            wrong = chr(65 + written.draft.options.index(loan))
+            assert _grounding(question.model_copy(update={"answer": [wrong]})).issues(strict=True) != []
+    assert keys == {True: loan, False: STEPS[3]}
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_a_judge_has_the_broker_name_the_next_step_or_skip_one(seed: int):
     written, question = _write(ORDER, "judge", seed)
     assert written is not None and question is not None
     stem = written.draft.stem
-    done = _done(stem)
+    route = _route(stem)
+    done = _done(stem, route)
     said = re.search(r"接下来的环节是(.+?)。（　）$", stem)
     assert said and re.search(r"经纪人员[\u4e00-\u9fff]某告诉双方", stem)
-    truth = said.group(1) == STEPS[done]
+    truth = said.group(1) == route[done]
     assert written.draft.answer == ("A" if truth else "B")
-    if not truth:
-        assert STEPS.index(said.group(1)) > done
     assert _grounding(question).issues(strict=True) == []
+
+
+def test_a_procedure_of_bare_stage_names_is_not_told_as_a_case():
+    """ "申请、受理、审核、登簿" names stages an office goes through, not acts a party does: a case asking the
+    party what comes next after "申请" is struck as contrived."""
+    stages = Slice(
+        id="s-stages",
+        path=(*_CHAPTER, "第三节 登记", "一、程序"),
+        mastery="掌握",
+        text="不动产登记的一般程序依次为：（1）申请；（2）受理；（3）审核；（4）登簿；（5）发证。",
+    )
+    facts = compile_kb([ORDER, KINDS, stages])
+    fact = next(f for f in facts.of_slice(stages.id) if f.kind == "enumeration")
+    for qtype in ("single", "judge"):
+        task = Task(slice=stages, qtype=qtype, mode="flexible", seed=1, facts=facts)
+        assert RECIPE.write(fact, Brief(task=task, facts=facts, rng=random.Random(1))) is None
 
 
 def test_a_classification_is_not_a_procedure():
@@ -123,4 +174,26 @@ def test_the_critic_rejects_a_key_that_is_not_the_next_step():
     assert question is not None
     wrong = next(letter for letter in "ABCD" if letter not in question.answer)
     swapped = question.model_copy(update={"answer": [wrong]})
+    assert _grounding(swapped).issues(strict=True) != []
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_multiple_choice_asks_which_steps_are_still_to_take(seed: int):
+    """The keys are the route's steps after what the case tells done; the wrong options are steps the case
+    tells done and, when the buyer needs no loan, the loan step — each decided by the case, not the list.
+    The critic grounds every option, and refuses a done step keyed as still to take."""
+    written, question = _write(ORDER, "multi", seed)
+    assert written is not None and question is not None
+    stem = written.draft.stem
+    route = _route(stem)
+    done = _done(stem, route)
+    assert stem.endswith("。按照存量房买卖的一般办理顺序，双方还需要办理的环节有（　）。")
+    keyed = {written.draft.options[ord(letter) - 65] for letter in written.draft.answer}
+    assert len(written.draft.options) == 5 and len(keyed) >= 2
+    assert keyed <= set(route[done:])
+    for option in set(written.draft.options) - keyed:
+        assert option in route[:done] or ("不需要贷款" in stem and option == _last_clause(STEPS[2]))
+    assert _grounding(question).issues(strict=True) == []
+    wrong = next(chr(65 + i) for i, o in enumerate(question.options) if o not in keyed)
+    swapped = question.model_copy(update={"answer": sorted([*question.answer, wrong])})
     assert _grounding(swapped).issues(strict=True) != []

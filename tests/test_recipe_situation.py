@@ -85,10 +85,14 @@ def test_a_listed_situation_happens_to_a_named_worker_and_the_conclusion_keeps_o
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_a_situation_of_both_parties_names_the_buyer_and_the_seller(seed: int):
+def test_a_situation_of_both_parties_names_them_and_first_tells_what_the_rule_would_undo(seed: int):
+    """ "需要注销网签" presumes a 网签: the case says the parties made one before the listed situation
+    happened, or the conclusion would lack its premise."""
     question = _write(CANCEL, seed)
     assert question is not None
-    assert re.match(r"^买方[\u4e00-\u9fff]某与卖方[\u4e00-\u9fff]某协商一致解除合同。", question.stem)
+    assert re.match(
+        r"^买方[\u4e00-\u9fff]某与卖方[\u4e00-\u9fff]某办理网签后，买卖双方协商一致解除合同。", question.stem
+    )
     assert question.answer == (["A"] if "本案需要注销网签" in question.stem else ["B"])
     assert "本案无需注销网签" in question.stem or question.answer == ["A"]
 

@@ -27,11 +27,12 @@ from retrieval.facts import Fact
 
 # The checks on the compiled facts' structure, tried in turn before the sentences.
 CHECKS = (
+    # before membership: an item (a paper, a step) a case already has is listed, but not still to come
+    completeness,
+    next_step,
     membership,
     category,
     classification,
-    next_step,
-    completeness,
     holding_case,
     deadline,
     bearer,

@@ -19,6 +19,11 @@ from retrieval.facts import Fact
 
 _ASKS_WHAT = re.compile(r"按照规定，[^，。]{0,16}?(?:应当|必须)$")
 _CONCLUDES = re.compile(r"^(.*)据此认为，[^，。]{0,16}?(?:应当|必须)([^，。]+)$")
+# The head of a list of acts a party must not do: "经纪机构和经纪人员发布房源信息时不得有下列行为",
+# "议价中常见的违反执业规范的行为".
+_FORBIDS = re.compile(r"(?:(?:不得|禁止)(?:有|从事|实施)?|违反[^，。的]{0,8})的(?:行为|做法)$")
+# A situation stated as something missing: "业主没有书面授权并交付钥匙".
+_MISSING = re.compile(r"^(?P<who>[\u4e00-\u9fff]{0,6}?)(?:没有|未)(?P<what>[\u4e00-\u9fff]{2,16})$")
 _NAMES = re.compile(r"[\u4e00-\u9fff]某(?![一些种项个类])|[甲乙丙丁](?=房地产经纪机构)")
 
 
@@ -53,7 +58,44 @@ def _concluded(statement: Statement, facts: Sequence[Fact]) -> FactCheck | None:
     return None
 
 
+def _lifted(fact: Fact, case: str) -> FactCheck | None:
+    """A prohibition that holds only while something is missing ("业主没有书面授权的，…不得…"), read
+    against a case that says it is there ("业主已书面授权"): the act is then allowed."""
+    missing = _MISSING.match(fact.condition.removesuffix("的"))
+    if missing is None:
+        return None
+    if bare(f"{missing['who']}已{missing['what']}") in case:
+        return FactCheck("supported", f"本案不属于“{fact.condition}”的情形，这一禁止不适用", fact)
+    return None
+
+
+def _forbidden(statement: Statement, facts: Sequence[Fact]) -> FactCheck | None:
+    """A conduct ("下列做法中，不符合规定的是", "…，这一做法符合规定") that is an item of a list of
+    forbidden acts: done, it is improper, however far the list's head sits from the item ("不得有下列行为：
+    （1）…")."""
+    said = bare(statement.option if statement.kind == "saying" else "，".join(statement.asserted))
+    if not said:
+        return None
+    for fact in facts:
+        if fact.kind == "modal" and fact.modal == "不得":
+            allowed = _lifted(fact, bare(statement.context + statement.text))
+            if allowed is not None and said.endswith(bare(fact.consequence)):
+                return allowed
+            items: tuple[str, ...] = (fact.consequence,)
+        elif fact.kind == "enumeration" and _FORBIDS.search(fact.subject):
+            items = tuple(fact.items)
+        else:
+            continue
+        for item in items:
+            act = bare(item)
+            if len(act) >= 4 and (said == act or (statement.kind == "judge" and said.endswith(act))):
+                return FactCheck("contradicted", f"“{item}”是教材所列{fact.subject}", fact)
+    return None
+
+
 def duty_in_case(statement: Statement, facts: Sequence[Fact]) -> FactCheck | None:
+    if statement.conduct:
+        return _forbidden(statement, facts)
     if statement.kind == "judge":
         return _concluded(statement, facts)
     if statement.kind != "fill" or not statement.option:

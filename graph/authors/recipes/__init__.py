@@ -12,6 +12,7 @@ calculation question always comes with the finance node's own calculator run in 
 from __future__ import annotations
 
 from graph.authors.recipes import (
+    conduct,
     deadline,
     definition,
     duty,
@@ -40,6 +41,7 @@ CASES: tuple[Recipe, ...] = (
     missing.RECIPE,
     next_step.RECIPE,
     situation.RECIPE,
+    conduct.RECIPE,
     duty.RECIPE,
 )
 RECIPES: tuple[Recipe, ...] = (
@@ -49,6 +51,7 @@ RECIPES: tuple[Recipe, ...] = (
     missing.RECIPE,
     next_step.RECIPE,
     situation.RECIPE,
+    conduct.RECIPE,
     duty.RECIPE,
     enumeration.RECIPE,
     definition.RECIPE,

@@ -96,6 +96,18 @@ def _touches(act: str, condition: str) -> bool:
     return any(act[i : i + 2] in condition for i in range(len(act) - 1))
 
 
+def _whose(rule: Rule, role: str) -> str:
+    """Why a party does or does not bear the duty, in the case's terms: the one the rule binds; a party of
+    the situation itself, whom the duty concerns rather than binds; or a party the rule gives no part."""
+    duty = f"{rule.consequence}的义务"
+    if role == rule.subject:
+        return f"规定将{duty}明确交给{rule.subject}，本案正是“{rule.condition}”的情形"
+    if role in rule.condition or any(alias in rule.condition for alias in _ALIASES.get(role, ())):
+        bound = f"{rule.subject}{rule.consequence}"
+        return f"{role}是“{rule.condition}”所说的一方，规定要求的是{bound}，而非{role}自己"
+    return f"规定没有要求{role}{rule.consequence}，{duty}在{rule.subject}"
+
+
 def _speaker(case: Case, rng: random.Random) -> str:
     """Who draws the conclusion: a client the story has when the rule binds the broker (else a colleague of
     his), or a broker."""
@@ -124,9 +136,8 @@ class Duty:
             return None
         if brief.task.qtype == "judge":
             return self._judge(case, brief)
-        if brief.rng.random() < 0.5:
-            return self._what(case, brief) or self._who(case, brief)
-        return self._who(case, brief) or self._what(case, brief)
+        # "what must be done" first: there the case's situation decides, while who bears a duty does not
+        return self._what(case, brief) or self._who(case, brief)
 
     def _others(self, case: Case, brief: Brief) -> list[tuple[str, Rule, Fact]]:
         """What the section's other rules ask of the same party in other situations, worded for this
@@ -214,16 +225,7 @@ class Duty:
                 roles.append(role)
         if len(roles) < 4 or rule.subject not in roles:
             return None
-        choices = [
-            O.Option(
-                role,
-                role == rule.subject,
-                f"规定中{rule.written}{rule.consequence}的是{rule.subject}"
-                if role == rule.subject
-                else f"{role}不是规定中{rule.written}{rule.consequence}的一方",
-            )
-            for role in roles
-        ]
+        choices = [O.Option(role, role == rule.subject, _whose(rule, role)) for role in roles]
         stem = f"{case.story}。按照规定，应当由（　）{act}。"
         return O.choice(
             [case.fact.id], "single", stem, O.arrange(choices, rng), [case.fact.source], lead=_basis(case)

@@ -47,6 +47,8 @@ _PAPER_MAX = 12
 _ITS = re.compile(r"及其[\u4e00-\u9fff]{2,6}?(?=一般|通常|主要|应当|需要|要|须|应)")
 _POINTER = re.compile(r"该|此|这|其")
 _CATCH_ALL = re.compile(r"其他|其它|等$")
+# A sentence's opening condition: "代理人申请登记的，", "申请继承登记时，".
+_CONDITION = re.compile(r"^([^，,。]{4,20}?)(?:的|时)[，,]")
 _NAMED = re.compile(r"[\u4e00-\u9fff]某")  # a party named in the case, so a new one gets another name
 _STEM_LIST_MAX = 120
 _ITEM_MIN = 4
@@ -61,7 +63,8 @@ class Checklist:
 
     fact: Fact
     items: tuple[str, ...]
-    required: str  # the list as the explanation names it: 买卖双方一般应当提交的材料
+    required: str  # the list as the question names it, without the condition the story already tells:
+    # 买卖双方一般应当提交的材料
     head: str  # who must hand them in, with the hedge the source has ("买卖双方一般应当")
     lead: str  # the condition before them ("因买卖申请房屋转移登记"), or empty
     closed: bool  # the source's list has no catch-all item ("其他材料"), so it can be complete
@@ -80,7 +83,7 @@ def checklist(fact: Fact) -> Checklist | None:
     items = tuple(item for item in listed if not _CATCH_ALL.search(item))
     if len(items) < 3 or len(set(map(O.key, items))) < len(items):
         return None
-    said = _ITS.sub("", intro[: found.end("verb")])  # a 其 would read as pointing back into the case
+    said = _ITS.sub("", intro[found.start("head") : found.end("verb")])  # a 其 would point into the case
     return Checklist(
         fact=fact,
         items=items,
@@ -118,33 +121,43 @@ def _story(lst: Checklist, rng: random.Random) -> str | None:
     return f"{actor}{lst.lead}，经纪人员{broker}帮{told}核对材料，{told}带来了"
 
 
-def _others(lst: Checklist, brief: Brief) -> list[str]:
-    """What the case could wrongly be missing: papers other sentences of the textbook have someone hand in,
-    the chapter's own first, and none sharing a two-character word with an item here, so none is required
-    here too or a rewording of what is."""
+def _others(lst: Checklist, brief: Brief) -> dict[str, str]:
+    """What the case could wrongly be missing, each with the clause of the textbook that asks for it:
+    papers other sentences have someone hand in, the chapter's own first, and none sharing a two-character
+    word with an item here, so none is required here too or a rewording of what is."""
     own = brief.facts.of_chapter(brief.task.slice.chapter)
     everything = list(brief.facts)
-    found: list[str] = []
+    found: dict[str, str] = {}
     for fact in dict.fromkeys([*own, *everything]):
         if fact.id == lst.fact.id:
             continue
-        found += _papers(fact.source)
-    return O.distinct(
-        item
-        for item in found
-        if _ITEM_MIN <= len(item) <= O.OPTION_MAX and not any(_alike(item, mine) for mine in lst.items)
-    )
+        for paper, clause in _papers(fact.source):
+            fits = _ITEM_MIN <= len(paper) <= O.OPTION_MAX and not any(_alike(paper, m) for m in lst.items)
+            if fits and O.key(paper) not in map(O.key, found):
+                found[paper] = clause
+    return found
 
 
-def _papers(text: str) -> list[str]:
+def _papers(text: str) -> list[tuple[str, str]]:
     """The papers a sentence has someone hand in, back to the nearest particle ("应当查看权利人出具的授权
-    委托书" → 授权委托书, "还需提交婚姻状况证明" → 婚姻状况证明)."""
+    委托书" → 授权委托书, "还需提交婚姻状况证明" → 婚姻状况证明), each with its sentence."""
     found = []
     for sentence in re.split(r"[。；]", text):
         if _ADD_ON.search(sentence):
             continue  # "卖方已婚的，通常还需提交婚姻状况证明": a paper that may complete the very list asked
-        found += _handed_in(sentence)
+        found += [(paper, _asked_when(sentence, paper)) for paper in _handed_in(sentence)]
     return found
+
+
+def _asked_when(sentence: str, paper: str) -> str:
+    """Why the textbook asks for the paper, as a distractor's note says it: the condition opening a
+    sentence that has it handed in ("代理人申请登记的，应当提交…" → "代理人申请登记时才需要提交的材料"),
+    else the clause naming it."""
+    condition = _CONDITION.match(sentence)
+    if condition and re.search(r"(?:提交|提供)[^，。]*" + re.escape(paper), sentence):
+        return f"{condition.group(1)}时才需要提交的材料"
+    clause = next((c for c in re.split(r"[，,]", sentence) if paper in c), sentence)
+    return f"教材在“{clause.strip()}”中提到的材料"
 
 
 def _handed_in(sentence: str) -> list[str]:
@@ -202,14 +215,25 @@ class Missing:
         basis = f"按照规定，{lst.required}包括{_joined(list(lst.items))}。"
         if qtype == "judge":
             return _judge(lst, case, missing, basis, rng)
-        wrong_count = 3
+        # a paper the case tells brought is the tempting wrong answer only its details rule out; the rest are
+        # papers other rules ask for, each named with the rule that does
+        brought = [item for item in done if item in askable]
+        brought = rng.sample(brought, min(len(brought), 1))
         others = _others(lst, brief)
+        wrong_count = (4 if qtype == "single" else 5) - lacking - len(brought)
         if len(others) < wrong_count:
             return None
         lacks = "本案当事人尚未带来"
         choices = [O.Option(item, True, f"“{item}”属于{lst.required}，{lacks}") for item in missing]
-        for item in rng.sample(others, wrong_count):
-            choices.append(O.Option(item, False, f"“{item}”不属于{lst.required}"))
+        for item in brought:
+            choices.append(O.Option(item, False, f"“{item}”虽属{lst.required}，但本案当事人已经带来"))
+        # papers another rule asks for under a condition of its own first: their notes say when they are due
+        conditioned = sorted(item for item, rule in others.items() if rule.endswith("时才需要提交的材料"))
+        rest = sorted(item for item in others if item not in conditioned)
+        picked = rng.sample(conditioned, min(wrong_count, len(conditioned)))
+        for item in picked + rng.sample(rest, wrong_count - len(picked)):
+            rule = others[item]
+            choices.append(O.Option(item, False, f"“{item}”是{rule}，不在{lst.required}之列"))
         stem = f"{case}按照规定，{lst.required}还包括（　）。"
         return O.choice(
             [fact.id],

@@ -7,7 +7,9 @@ and the conclusion is right exactly when it keeps that word; a conclusion with t
 A situation is told only when the case can say who is in it: the item names a party ("买卖双方协商一致解除
 合同的" → "买方周某与卖方吴某协商一致解除合同"), or it is an act the rule's party does ("出境定居的" done by
 职工周某). An item with alternatives inside ("离休、退休的"), a catch-all ("其他情形") or a clause of its
-own is declined, since the case would not say which alternative happened.
+own is declined, since the case would not say which alternative happened. A rule that undoes something
+("需要注销网签") has the case first do it ("…办理网签后，买卖双方协商一致解除合同"), or the conclusion would
+lack its premise.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ _TURNED: tuple[tuple[str, str], ...] = (
 )
 _ITEM_MAX = 28
 _PAIR = re.compile(r"买卖双方|双方当事人")
+# A rule that undoes something ("需要注销网签"): the case must first have it done, or the question lacks
+# its premise.
+_UNDOES = re.compile(r"注销([\u4e00-\u9fff]{2,4})$")
 
 
 def _rule_word(predicate: str) -> tuple[str, str] | None:
@@ -94,6 +99,12 @@ class Situation:
                 break
         else:
             return None
+        undone = _UNDOES.search(predicate)
+        if undone:
+            who = re.match(r"^(买方[\u4e00-\u9fff]某与卖方[\u4e00-\u9fff]某|[^，]{2,6}某)", told)
+            if who is None:
+                return None
+            told = f"{who[1]}办理{undone[1]}后，{O.clean_item(item).removesuffix('的')}"
         broker = scenes.plain_name(rng, set(names.values()))
         right = _claim(predicate, actor, names)
         truth = rng.random() < 0.5
