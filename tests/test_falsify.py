@@ -55,3 +55,12 @@ def test_a_swap_that_coins_a_term_or_contradicts_the_sentence_is_no_falsificatio
     assert all("口头" not in t for t in texts("委托人应当出具书面授权委托书。"))
     assert "贷款期限最短为30年。" in texts("贷款期限最长为30年。")
     assert "定金的一方应当等额返还定金。" in texts("定金的一方应当双倍返还定金。")
+
+
+def test_a_party_is_not_swapped_into_the_act_that_makes_the_other_party():
+    """ "出卖人取得房屋后仍须容忍居住权人" was struck as self-contradictory: only a buyer acquires."""
+    assert all(
+        "出卖人取得" not in t for t in texts("房屋上设有居住权的，买受人取得房屋后仍须容忍居住权人继续居住。")
+    )
+    assert all("买方出售" not in t for t in texts("卖方出售住房的，应当缴纳增值税。"))
+    assert "卖方应当在交房前结清物业服务费。" in texts("买方应当在交房前结清物业服务费。")
