@@ -94,10 +94,11 @@ LONG = _fact(
     "statement",
     "买卖双方在合同中约定由买方承担全部税费的，只改变税款的经济负担，并不改变法定的纳税人。",
 )
-# The row of the slice that states the values FEE and EXEMPT are falsified into: a distractor's value is
-# one the book states as what holds somewhere beside the rule.
-STATED = _fact("r-stated", "table_row", "| 非住宅类 | 550元 | 持有1年 | 持有5年 |")
-FACTS = [SETTLE, SIGN, LOAN, FEE, EXEMPT, PAYER, PER_CASE, LONG, STATED]
+# The row and the sentence of the slice that state the values FEE and EXEMPT are falsified into: a
+# distractor's value is one the book states as what holds somewhere beside the rule, naming what it is.
+STATED = _fact("r-stated", "table_row", "| 非住宅类 | 550元 |")
+SWAP = _fact("s-swap", "statement", "出售自有住房后重新购房享受个税退税的最长间隔期限为1年。")
+FACTS = [SETTLE, SIGN, LOAN, FEE, EXEMPT, PAYER, PER_CASE, LONG, STATED, SWAP]
 TRUE_TEXTS = {
     "卖方应当在交房前结清物业服务费",
     "经纪人员不得代替买卖双方签署合同",
@@ -106,6 +107,7 @@ TRUE_TEXTS = {
     "个人将购买2年以上的住房对外销售的，免征增值税",
     "个人销售住房的增值税由卖方缴纳",
     "不动产登记费按件收取，与房屋面积无关",
+    "出售自有住房后重新购房享受个税退税的最长间隔期限为1年",
 }
 # What each fact may be falsified into: its modal turned, a sibling value on the side that makes it
 # false, a word turned into its opposite — and which of those a "错误的是" may key.
@@ -791,7 +793,9 @@ def test_a_value_no_clause_of_the_slice_states_is_never_a_distractor() -> None:
         for q in ("multi", "single")
         if (w := _write(tall, q, seed, [*facts, low])) and any("27米的建筑" in o for o in w.draft.options)
     ]
-    assert explained and all("“高层住宅与多层住宅的分界高度为27米”中的数值" in e for e in explained)
+    # The explanation says what 27米 is in the subject's terms, not which sentence it was taken from.
+    assert explained and all("“27米”是高层住宅与多层住宅的分界高度" in e for e in explained)
+    assert not any("中的数值" in e for e in explained)
 
 
 SCOPES = [
@@ -822,3 +826,30 @@ def test_a_scope_or_an_order_is_falsified_by_its_other_side() -> None:
         "组合贷款的审批时间通常短于纯商业贷款",
     } <= shown
     assert not any("两全部" in option or "两一半" in option for option in shown)
+
+
+# Duties and a permission examiners struck when denied ("无需将转让条件及时通知", "无需处于正常缴存状态",
+# "无需由估价师签名", "可以请求损害赔偿" → "不得"): a reader rules such a flip out without knowing the rule.
+DENIED = [
+    _fact("m-notify", "modal", "按份共有人转让其份额的，应当将转让条件及时通知其他共有人。", modal="应当",
+          consequence="将转让条件及时通知其他共有人", condition="按份共有人转让其份额"),
+    _fact("m-withdraw", "modal", "房屋已经成交或者委托人撤销委托的，应当及时撤下房源信息。", modal="应当",
+          consequence="及时撤下房源信息", condition="房屋已经成交或者委托人撤销委托"),
+    _fact("m-deposit", "modal", "申请住房公积金贷款的职工应当处于正常缴存状态。",
+          subject="申请住房公积金贷款的职工", modal="应当", consequence="处于正常缴存状态"),
+    _fact("m-signed", "modal", "估价报告应当由估价师签名。", subject="估价报告", modal="应当",
+          consequence="由估价师签名"),
+    _fact("m-damages", "modal", "出卖人违约给买受人造成损失的，买受人可以请求损害赔偿。", subject="买受人",
+          modal="可以", consequence="请求损害赔偿", condition="出卖人违约给买受人造成损失"),
+]  # fmt: skip
+
+
+def test_a_duty_or_a_permission_is_never_denied_into_a_distractor() -> None:
+    """The rules still serve, told as they stand, but no option says 无需 of a duty or 不得 of a right."""
+    facts = [*FACTS, *DENIED]
+    questions = [
+        w for f in DENIED for q in ("single", "multi") for s in range(6) if (w := _write(f, q, s, facts))
+    ]
+    shown = {o for w in questions for o in w.draft.options}
+    assert {key(f.source) for f in DENIED} <= {key(o) for o in shown}
+    assert [o for o in shown if re.search(r"无需|不得请求|不需要", o)] == []
