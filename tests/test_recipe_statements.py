@@ -808,8 +808,9 @@ SCOPES = [
 
 
 def test_a_scope_or_an_order_is_falsified_by_its_other_side() -> None:
-    """The examiner's traps of scope and order: 全部 → 一半 (of what is counted), 最低值 → 最高值, 上限 →
-    下限, 长于 → 短于 — never a count garbled ("两部分" → "两全部")."""
+    """The examiner's traps of scope and order: 全部 → 一半 (of what is counted), 上限 → 下限, 长于 → 短于 —
+    never a count garbled ("两部分" → "两全部"), nor the lowest of several limits told as the highest
+    ("取各项约束中的最高值" contradicts what a limit is)."""
     facts = [*FACTS, *SCOPES]
     shown = {
         option
@@ -821,11 +822,10 @@ def test_a_scope_or_an_order_is_falsified_by_its_other_side() -> None:
     }
     assert {
         "封闭阳台按水平投影面积一半计入建筑面积",
-        "实际发放额度取各项约束中的最高值",
         "公积金贷款额度以房价扣除首付款后的金额为下限",
         "组合贷款的审批时间通常短于纯商业贷款",
     } <= shown
-    assert not any("两全部" in option or "两一半" in option for option in shown)
+    assert not any("两全部" in option or "两一半" in option or "最高值" in option for option in shown)
 
 
 # Duties and a permission examiners struck when denied ("无需将转让条件及时通知", "无需处于正常缴存状态",
@@ -853,3 +853,86 @@ def test_a_duty_or_a_permission_is_never_denied_into_a_distractor() -> None:
     shown = {o for w in questions for o in w.draft.options}
     assert {key(f.source) for f in DENIED} <= {key(o) for o in shown}
     assert [o for o in shown if re.search(r"无需|不得请求|不需要", o)] == []
+
+
+FRAGMENTS = [
+    _fact("s-basic", "statement", "基本情况包括家庭成员、工作地点和联系方式；具体需求包括区域、面积和户型。"),
+    _fact(
+        "m-fallback",
+        "modal",
+        "买方未能取得贷款的，应当按照合同约定处理；合同没有约定的，一般可以解除合同并由卖方返还已收取的款项。",
+        modal="可以",
+        consequence="解除合同并由卖方返还已收取的款项",
+        condition="合同没有约定",
+    ),
+    _fact("m-window", "modal", "买卖双方自行成交的，可以到房屋交易服务窗口办理。", modal="可以",
+          consequence="到房屋交易服务窗口办理", condition="买卖双方自行成交"),
+    _fact("m-court", "modal", "不动产登记机构应当按照人民法院的要求及时办理。", subject="不动产登记机构",
+          modal="应当", consequence="按照人民法院的要求及时办理"),
+]  # fmt: skip
+
+
+def test_a_clause_without_its_owner_premise_or_object_is_no_option() -> None:
+    """Struck as fragments: "基本情况包括…" (whose?), "合同没有约定的，一般可以解除合同" (without the premise
+    that the buyer got no loan a second key), "…到房屋交易服务窗口办理" and "…要求及时办理" (to do what?)."""
+    facts = [*FACTS, *FRAGMENTS]
+    shown = {
+        o
+        for f in FACTS + FRAGMENTS
+        for q in ("single", "multi")
+        for s in range(6)
+        if (w := _write(f, q, s, facts))
+        for o in w.draft.options
+    }
+    assert shown
+    assert not [o for o in shown if re.search("基本情况|没有约定|窗口办理|及时办理", o)]
+
+
+USES = [
+    _fact("d-home", "definition", "住宅是供家庭居住使用的房屋。", subject="住宅",
+          siblings=("商业用房", "办公用房")),
+    _fact("d-shop", "definition", "商业用房是指商场、店铺、酒店等用于经营的房屋。", subject="商业用房",
+          siblings=("住宅", "办公用房")),
+    _fact("d-state", "definition", "城市市区的土地属于国家所有。", subject="国家所有",
+          siblings=("农民集体所有",)),
+    _fact("s-lpr", "statement", "LPR下降时，浮动利率借款人的月还款额在重定价日之后减少。"),
+]  # fmt: skip
+
+
+def test_a_false_option_is_not_refuted_by_its_own_words_or_by_common_sense() -> None:
+    """Struck at sight: "商业用房是供家庭居住使用的房屋" (居住 names the 住宅 it defines) and "LPR下降时…
+    月还款额…增加" (which way a payment follows a falling rate is common sense). A class swapped where the
+    sentence does not name it stays a trap."""
+    facts = [*FACTS, *USES]
+    shown = {
+        o
+        for f in USES
+        for q in ("single", "multi")
+        for s in range(8)
+        if (w := _write(f, q, s, facts))
+        for o in w.draft.options
+    }
+    assert "住宅是供家庭居住使用的房屋" in shown
+    assert not [o for o in shown if re.search("(?:商业|办公)用房是供家庭居住|月还款额在重定价日之后增加", o)]
+    assert "城市市区的土地属于农民集体所有" in shown
+
+
+ENDS = [
+    _fact("t-floor", "threshold", "住房公积金缴存比例均不低于5%。", subject="住房公积金缴存比例",
+          comparator="不低于", value=5.0, unit="%", value_text="5%", siblings=("12%",)),
+    _fact("t-cap", "threshold", "住房公积金缴存比例原则上不高于12%。", subject="住房公积金缴存比例的上限",
+          comparator="为", value=12.0, unit="%", value_text="12%", siblings=("5%",)),
+]  # fmt: skip
+
+
+def test_a_stated_bound_is_falsified_by_the_other_end_of_its_own_quantity() -> None:
+    """The trap of the two ends: the floor of the contribution rate told with the cap's figure, explained
+    as what that figure is; never a figure of another quantity."""
+    facts = [*FACTS, *ENDS]
+    written = [
+        w for f in ENDS for q in ("single", "multi") for s in range(8) if (w := _write(f, q, s, facts))
+    ]
+    shown = {o for w in written for o in w.draft.options}
+    assert shown & {"住房公积金缴存比例均不低于12%", "住房公积金缴存比例原则上不高于5%"}
+    told = [w.draft.explanation for w in written if "不低于12%" in "".join(w.draft.options)]
+    assert all("“12%”对应的是住房公积金缴存比例的上限" in e for e in told)

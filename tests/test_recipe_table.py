@@ -350,3 +350,33 @@ def test_a_header_naming_a_division_is_no_stem() -> None:
     assert all(_write(uses[0], uses, "single", seed=seed) is None for seed in range(6))
     stems = {w.draft.stem for seed in range(6) if (w := _write(LAYOUT[2], LAYOUT, "single", seed=seed))}
     assert stems and all(stem.endswith("的户型是（　）。") for stem in stems)
+
+
+TAXES = _rows(
+    "tax",
+    ("税种", "缴纳人", "计税依据"),
+    [
+        ("土地增值税", "卖方", "增值额"),
+        ("印花税", "买卖双方", "书据所列金额"),
+        ("不动产登记费", "买方", "按件"),
+        ("增值税", "卖方", "成交价÷1.03"),
+        ("契税", "买方", "不含增值税成交价"),
+        ("个人所得税", "卖方", "转让所得"),
+    ],
+)
+
+
+def test_a_lookup_neither_names_its_answer_in_the_stem_nor_mixes_forms_of_option() -> None:
+    """Struck at sight: "土地增值税的计税依据为" asked with 增值额 (the tax's name says it), and "按件" or
+    "成交价÷1.03" beside names of amounts. A row whose name does not give its value away is asked, with
+    distractors written as its value is."""
+    stems = {}
+    for row in TAXES:
+        for seed in range(8):
+            written = _write(row, TAXES, "single", seed=seed)
+            if written is not None and written.draft.stem.startswith(row.items[0]):
+                stems.setdefault(row.items[0], []).append(written.draft.options)
+    assert "土地增值税" not in stems
+    assert stems.get("契税")
+    for options in stems["契税"]:
+        assert not [o for o in options if o.startswith("按") or "÷" in o]

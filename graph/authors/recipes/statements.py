@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 from graph.authors.falsify import falsifications, unbounded
@@ -21,7 +22,7 @@ from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.scenario import rule_of, strict_judge
 from graph.authors.recipes.standalone import fragment, leans_on_before
-from graph.authors.recipes.threshold import Sibling, bounds, named_siblings, why_not
+from graph.authors.recipes.threshold import Sibling, bounds, named_siblings, side, why_not
 from retrieval.facts import Fact, FactBase, FactKind
 from retrieval.text import jieba_words
 from vocabulary.kinds import QuestionType
@@ -56,6 +57,8 @@ _NOTHING_LEFT = re.compile(
 # A figure told against 1 ("系数小于1时"): what it multiplies moves the way the figure says.
 _AGAINST_ONE = re.compile(r"(?:小于|低于|大于|高于|超过|不足)1(?![\d.])")
 _MOVES = ("提高", "降低", "增加", "减少")
+# A move told as the cause ("LPR下降时，…月还款额…减少"): which way what follows moves is common sense.
+_CAUSE = re.compile(r"(?:上升|下降|上调|下调|提高|降低|增加|减少)(?:时|的，|后)")
 # Two named measures compared ("使用面积小于建筑面积"), the comparison turned in the false form.
 _COMPARED = re.compile(
     r"(?P<left>[\u4e00-\u9fff]{2,6}?)(?:总是|一般|通常)?(?P<by>大于|小于|高于|低于|多于|少于)(?P<right>[\u4e00-\u9fff]{2,6})"
@@ -200,6 +203,7 @@ def _turned(text: str) -> list[str]:
 
 
 # Terms differing in one end of their name are a family readers confuse (等额本息 / 等额本金).
+_SAME_MEASURE = 4  # characters two names of one quantity share ("缴存比例")
 _FAMILY_MIN = 4
 _FAMILY_DIFF = 1
 # A trend or a comparison: said of one class, it may hold of its sibling too.
@@ -218,7 +222,7 @@ def _absurd(true: str, false: str) -> bool:
     forbidden = "可以" in true and "可以" not in false and _GRANTED.search(true) is not None
     forced = _negations(true) > _negations(false) and _NOTHING_LEFT.search(true) is not None
     changed = {w for w in _MOVES if w in false and w not in true}
-    arithmetic = bool(changed) and _AGAINST_ONE.search(true) is not None
+    arithmetic = bool(changed) and (_AGAINST_ONE.search(true) is not None or _CAUSE.search(true) is not None)
     return misconduct or forbidden or forced or arithmetic or _measure_turned(true, false)
 
 
@@ -261,9 +265,21 @@ def _misclassed(fact: Fact, true: str, brief: Brief) -> Said:
     """The statement, false with a class it names taken for a sibling class when it names one."""
     for term, sibling in _classed(true, brief):
         false = true.replace(term, sibling)
-        if _ONE_CLAIM.match(false):
+        if _ONE_CLAIM.match(false) and not _gives_away(true.replace(term, ""), term, sibling):
             return Said(fact, true, false, f"教材的说法是“{true}”，说的是{term}，不是{sibling}")
     return Said(fact, true)
+
+
+# Characters every class name of a division may share (住宅 / 商业用房 / 办公用房): they tell no class.
+_GENERIC_CHARS = frozenset("房用屋地类的建筑物面积权")
+
+
+def _gives_away(rest: str, term: str, sibling: str) -> bool:
+    """Whether the statement's own words name its class ("住宅是供家庭居住使用的房屋": 居住 is the 住 of
+    住宅), and not the sibling's: "商业用房是供家庭居住使用的房屋" is eliminated at sight."""
+    own = set(term) - _GENERIC_CHARS
+    other = set(sibling) - _GENERIC_CHARS
+    return bool(own & set(rest)) and not other & set(rest)
 
 
 def _classes(brief: Brief) -> dict[str, tuple[str, ...]]:
@@ -347,7 +363,19 @@ def _false_values(fact: Fact, clause: str, at: int, brief: Brief) -> list[Siblin
             return []
         lower = bound.low is not None
         return [sibling for sibling in siblings if (sibling.value < value) == lower]
-    return siblings if bound is None else []
+    if bound is None:
+        return siblings
+    return [s for s in siblings if s.owner is not None and _other_end(fact, s.owner)]
+
+
+def _other_end(fact: Fact, owner: Fact) -> bool:
+    """Whether `owner` bounds the fact's own quantity from the other side ("缴存比例不低于5%" beside "缴存比例
+    不高于12%"): a floor told with the cap's figure is the examiner's trap of the two ends, false under any
+    reading, where another figure of a stated bound could be read as a stricter bound that still holds."""
+    sides = {side(f) for f in (fact, owner)}
+    a, b = fact.subject, owner.subject
+    shared = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b)).size
+    return sides == {"upper", "lower"} and shared >= _SAME_MEASURE
 
 
 def _from_threshold(fact: Fact, brief: Brief) -> Said | None:

@@ -498,6 +498,18 @@ def why_not(fact: Fact, sibling: Sibling) -> str:
     return f"“{shown}”是{sibling.what}"
 
 
+def side(fact: Fact) -> str:
+    """Which end of its quantity a threshold bounds, by its comparator or its name ("最低缴存比例 为 5%"):
+    "upper", "lower" or "" (a value stated as holding)."""
+    if fact.comparator in _UPPER or _UPPER_NAME.search(fact.subject):
+        return "upper"
+    return "lower" if fact.comparator in _LOWER or _LOWER_NAME.search(fact.subject) else ""
+
+
+_UPPER_NAME = re.compile(r"最高|最长|最多|上限")
+_LOWER_NAME = re.compile(r"最低|最短|最少|下限")
+
+
 def _false_side(fact: Fact, siblings: list[Sibling]) -> list[Sibling]:
     """Siblings that make a stated threshold false under any reading: a lower bound stated lower ("满1年"
     for 满2年 would still be true if stated higher), an upper bound stated higher."""
