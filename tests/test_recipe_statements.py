@@ -936,3 +936,55 @@ def test_a_stated_bound_is_falsified_by_the_other_end_of_its_own_quantity() -> N
     assert shown & {"住房公积金缴存比例均不低于12%", "住房公积金缴存比例原则上不高于5%"}
     told = [w.draft.explanation for w in written if "不低于12%" in "".join(w.draft.options)]
     assert all("“12%”对应的是住房公积金缴存比例的上限" in e for e in told)
+
+
+SHARES = [
+    _fact("m-all", "modal",
+          "房屋为多人共有的，全体共有人应当在合同上签字，或者由未签字的共有人出具书面同意意见。",
+          modal="应当", consequence="在合同上签字", subject="全体共有人", condition="房屋为多人共有"),
+    _fact("m-share", "modal", "按份共有人可以转让其享有的共有的不动产份额。", subject="按份共有人",
+          modal="可以", consequence="转让其享有的共有的不动产份额"),
+    _fact("s-joint", "statement", "共同共有人对共有的不动产共同享有所有权，不分份额。"),
+    _fact("m-joint", "modal", "共同共有人在共有关系存续期间不得单独转让其份额。", subject="共同共有人",
+          modal="不得", consequence="在共有关系存续期间单独转让其份额"),
+    _fact("s-std", "statement", "职工按标准价购买公有住房的，取得部分产权。"),
+    _fact("m-top-up", "modal", "职工可以按规定补足差价转为全部产权。", subject="职工", modal="可以",
+          consequence="按规定补足差价转为全部产权"),
+]  # fmt: skip
+
+
+def _shares_written() -> list[Written]:
+    facts = [*FACTS, *SHARES]
+    return [w for f in SHARES for q in ("single", "multi") for s in range(8) if (w := _write(f, q, s, facts))]
+
+
+def test_a_duty_with_an_alternative_is_not_told_as_the_one_way() -> None:
+    """ "全体共有人应当在合同上签字" without "或者由未签字的共有人出具书面同意意见" is half the rule (struck:
+    the option was ambiguous and the explanation dropped the alternative)."""
+    shown = {o for w in _shares_written() for o in w.draft.options}
+    assert shown and not [o for o in shown if "全体共有人" in o]
+
+
+def test_a_swapped_kind_is_explained_by_what_the_book_says_of_that_kind() -> None:
+    """ "共同共有人可以转让…份额" is wrong because a joint owner holds no share: the explanation says so from
+    the book, not only the rule about the other kind."""
+    told = [
+        w.draft.explanation
+        for w in _shares_written()
+        if "共同共有人可以转让其享有的共有的不动产份额" in w.draft.options
+    ]
+    assert told
+    assert all("此处说成了“共同共有”" in e and "不分份额" in e for e in told)
+
+
+def test_two_options_are_never_the_two_halves_of_one_fact() -> None:
+    """Struck as one fact stated twice: "按标准价购买的，取得全部产权" beside "补足差价转为部分产权", and
+    "共同共有人可以转让…" beside "共同共有人…可以单独转让其份额"."""
+    halves = {"职工按标准价购买公有住房的，取得全部产权", "职工可以按规定补足差价转为部分产权"}
+    written = _shares_written()
+    assert halves & {o for w in written for o in w.draft.options}
+    for w in written:
+        options = w.draft.options
+        assert not halves <= set(options), options
+        joint = [o for o in options if o.startswith("共同共有人") and "转让" in o]
+        assert len(joint) <= 1, options

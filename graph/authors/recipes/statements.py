@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from graph.authors.falsify import falsifications, unbounded
+from graph.authors.falsify import Falsified, falsifications, unbounded
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.scenario import rule_of, strict_judge
@@ -117,6 +117,8 @@ class Said:
     # The false form turns the rule's modal or takes a sibling value: a change a reader checks against the
     # sentence itself, sharp enough to be the one answer of "错误的是".
     sharp: bool = False
+    # The two words the false form swapped (全部, 部分): two options turning one pair state one fact.
+    turn: tuple[str, str] = ()
 
     @property
     def needless(self) -> bool:
@@ -185,12 +187,12 @@ def _clause(source: str, anchor: str) -> str:
     return ""
 
 
-def _turned(text: str) -> list[str]:
+def _turned(text: str) -> list[Falsified]:
     """The text with one word turned into its opposite (卖方 → 买方, 应当 → 无需). Numbers are turned only
     to sibling values (see `_false_values`); a negation merely added or dropped (超过 → 不超过) or an
     exemption turned (免征 ↔ 征收) reads, word for word, too close to the sentence it falsifies."""
     return [
-        f.text
+        f
         for f in falsifications(text)
         if not any(ch.isdigit() for ch in f.original)
         and f.original not in f.altered
@@ -255,9 +257,10 @@ def _from_statement(fact: Fact, brief: Brief) -> Said | None:
     true = _opening(re.split(r"[。！？]", fact.source)[0])
     if not _standalone(true):
         return None
-    turned = [t for t in _turned(true) if _concept_changed(true, t)]
+    turned = [t for t in _turned(true) if _concept_changed(true, t.text)]
     if turned:
-        return Said(fact, true, turned[0], f"教材的说法是“{true}”")
+        why = f"教材的说法是“{true}”{_other_side(turned[0], brief)}"
+        return Said(fact, true, turned[0].text, why, turn=(turned[0].original, turned[0].altered))
     return _misclassed(fact, true, brief)
 
 
@@ -318,7 +321,26 @@ def _classed(text: str, brief: Brief) -> list[tuple[str, str]]:
     return []
 
 
-def _from_modal(fact: Fact) -> Said | None:
+# A duty met another way too, told after it: the rule without it claims the one way only.
+_ALTERNATIVE = re.compile(r"^[^，。；]{0,4}[，,]\s*(?:或者|或是|或)")
+
+
+def _other_side(turn: Falsified, brief: Brief) -> str:
+    """What the book says of the same matter for the party or kind a false statement put in ("共同共有人在
+    共有关系存续期间不得单独转让其份额"), so the explanation says why it differs; "" when no clause of the
+    chapter speaks of both."""
+    matter = _content_words(turn.source) - _content_words(f"{turn.original}{turn.altered}")
+    said = [
+        (len(matter & _content_words(clause)), clause.strip())
+        for f in brief.facts.of_chapter(brief.task.slice.chapter)
+        for clause in re.split(r"[。！？；]", f.source)
+        if turn.altered in clause and turn.original not in clause and _standalone(clause)
+    ]
+    best = max(said, default=(0, ""))
+    return f"；此处说成了“{turn.altered}”，而教材指出“{best[1]}”" if best[0] >= _ECHO else ""
+
+
+def _from_modal(fact: Fact, brief: Brief) -> Said | None:
     rule = rule_of(fact)
     if rule is None or not _standalone(rule.sentence()) or VAGUE.search(rule.consequence):
         return None
@@ -331,15 +353,20 @@ def _from_modal(fact: Fact) -> Said | None:
     at = next((i for i, c in enumerate(clauses) if rule.consequence in c), len(clauses))
     if at + 1 < len(clauses) and _EXCEPTION.match(clauses[at + 1].strip()):
         return None  # the rule holds only with the exception the next clause makes
+    if _ALTERNATIVE.match(sentence[sentence.find(rule.consequence) + len(rule.consequence) :]):
+        return None  # "全体共有人应当签字，或者由未签字的共有人出具书面意见": half a rule is a wrong one
     sentence = rule.sentence()
     # Another party or time in the same form (卖方 → 买方, 之前 → 之后) is wrong on one concept and reads
     # as true as the rule; only without one is the modal itself turned.
     # Neither is sharp: the textbook check reads another word as unknown, not as a contradiction, so such
     # a statement serves as a distractor but never as the key of "错误的是".
-    concept = [t for t in _turned(sentence) if _concept_changed(sentence, t)]
+    concept = [t for t in _turned(sentence) if _concept_changed(sentence, t.text)]
     bound = unbounded(sentence) if rule.modal == "可以" else None
-    if bound or concept:
-        return Said(fact, sentence, bound or concept[0], f"按照规定，{sentence}")
+    if bound:
+        return Said(fact, sentence, bound, f"按照规定，{sentence}")
+    if concept:
+        why = f"按照规定，{sentence}{_other_side(concept[0], brief)}"
+        return Said(fact, sentence, concept[0].text, why, turn=(concept[0].original, concept[0].altered))
     told = strict_judge(rule, truth=False)
     false = told.stem.removesuffix("。（　）") if told else ""
     if not false or "可以以" in false or not _ONE_CLAIM.match(false) or _absurd(rule.sentence(), false):
@@ -411,7 +438,7 @@ def _said(fact: Fact, brief: Brief) -> Said | None:
     if fact.kind == "statement":
         return _from_statement(fact, brief)
     if fact.kind == "modal":
-        return _from_modal(fact)
+        return _from_modal(fact, brief)
     if fact.kind == "threshold":
         return _from_threshold(fact, brief)
     if fact.kind in ("definition", "enumeration"):
@@ -548,6 +575,15 @@ def _echoed(false: _Pick, true: _Pick) -> bool:
     )
 
 
+def _one_pair(one: Said, other: Said) -> bool:
+    """Two statements falsified by one pair of words on one matter ("按标准价购买的，取得部分产权" and "补足
+    差价转为全部产权"): they are the two halves of one fact, and either tells the other."""
+    if not one.turn or set(one.turn) != set(other.turn):
+        return False
+    words = _content_words("".join(one.turn))
+    return bool((_content_words(one.true) - words) & (_content_words(other.true) - words))
+
+
 class Statements:
     name = "statements"
     kinds: tuple[FactKind, ...] = _KINDS
@@ -642,6 +678,8 @@ class Statements:
             or _restates(one.true, other.fact.source)
             or _restates(other.true, one.fact.source)
             or alike(one.true, other.true)
+            or _one_pair(one, other)
+            or any(alike(a.false, b.true) for a, b in ((one, other), (other, one)) if a.false)
         )
 
     def _written(self, picks: list[_Pick], shape: _Shape, brief: Brief) -> Written | None:
