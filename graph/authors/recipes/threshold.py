@@ -493,8 +493,18 @@ def _quantity(clause: str, value: str) -> str:
 
 def why_not(fact: Fact, sibling: Sibling) -> str:
     shown = _shown(fact, sibling.number)
-    if sibling.owner is not None:
-        return f"“{shown}”对应的是{describe(sibling.owner)}"
+    owner = sibling.owner
+    if owner is not None and side(owner) and side(owner) != side(fact) and not bounds(owner.condition):
+        # The other end of the fact's own quantity: said as that end, without a lead-in the compiler took
+        # for a condition ("月缴存额以…为缴存基数").
+        end = (
+            ""
+            if _UPPER_NAME.search(owner.subject) or _LOWER_NAME.search(owner.subject)
+            else _END[side(owner)]
+        )
+        return f"“{shown}”是{owner.subject}{end}"
+    if owner is not None:
+        return f"“{shown}”对应的是{describe(owner)}"
     return f"“{shown}”是{sibling.what}"
 
 
@@ -507,6 +517,7 @@ def side(fact: Fact) -> str:
 
 
 _UPPER_NAME = re.compile(r"最高|最长|最多|上限")
+_END = {"upper": "的上限", "lower": "的下限"}
 _LOWER_NAME = re.compile(r"最低|最短|最少|下限")
 
 
