@@ -16,7 +16,7 @@ from graph.authors.base import AuthorError, Task
 from graph.authors.offline import OfflineAuthor
 from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.options import key
-from graph.authors.recipes.statements import RECIPE, negated
+from graph.authors.recipes.statements import RECIPE, Said, negated
 from graph.checks import run_checks
 from graph.context import KnowledgeIndex
 from graph.format import explanation_parts
@@ -988,3 +988,21 @@ def test_two_options_are_never_the_two_halves_of_one_fact() -> None:
         assert not halves <= set(options), options
         joint = [o for o in options if o.startswith("共同共有人") and "转让" in o]
         assert len(joint) <= 1, options
+
+
+def test_one_false_fact_is_not_offered_twice() -> None:
+    """Struck as one fact stated twice: "共同共有人可以转让其享有的共有的不动产份额" beside "共同共有人在共有
+    关系存续期间可以单独转让其份额" (seen in the prose review). Checked on the pair itself: the bundled
+    material holds more rules than a small fixture can make stand side by side."""
+    share, joint = SHARES[1], SHARES[3]
+    one = Said(
+        share, "按份共有人可以转让其享有的共有的不动产份额", "共同共有人可以转让其享有的共有的不动产份额"
+    )
+    other = Said(
+        joint,
+        "共同共有人在共有关系存续期间不得单独转让其份额",
+        "共同共有人在共有关系存续期间可以单独转让其份额",
+    )
+    assert RECIPE._clash(one, other) and RECIPE._clash(other, one)
+    unrelated = Said(SIGN, "经纪人员不得代替买卖双方签署合同", "经纪人员可以代替买卖双方签署合同")
+    assert not RECIPE._clash(one, unrelated)

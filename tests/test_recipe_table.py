@@ -405,3 +405,27 @@ def test_a_name_abbreviated_from_its_description_is_not_asked_by_it() -> None:
         if (w := _write(row, ACTS, "single", seed=seed)) and w.draft.answer in "ABCD"
     }
     assert keys and "自买自租" not in keys
+
+
+NAMED_ACTS = _rows(
+    "named",
+    ("违规表现", "行为名称"),
+    [
+        ("自己购买或者承租所经纪的房屋", "自买自租"),
+        ("把房屋隔成多个小间出租", "分割出租"),
+        ("隐瞒真实交易信息，低价收进高价卖出", "赚取差价"),
+        ("为规避税费签订两份不同价款的合同", "签订阴阳合同"),
+        ("把监管或者代收的房款挪作他用", "挪用交易资金"),
+    ],
+)
+
+
+def test_a_name_looked_up_by_the_description_it_abbreviates_is_not_asked() -> None:
+    """The same leak asked the other way round: "自己购买或者承租所经纪的房屋的行为属于" keyed 自买自租."""
+    keys = {
+        w.draft.options["ABCD".index(w.draft.answer)]
+        for row in NAMED_ACTS
+        for seed in range(8)
+        if (w := _write(row, NAMED_ACTS, "single", seed=seed)) and w.draft.answer in "ABCD"
+    }
+    assert keys and "自买自租" not in keys

@@ -584,6 +584,20 @@ def _one_pair(one: Said, other: Said) -> bool:
     return bool((_content_words(one.true) - words) & (_content_words(other.true) - words))
 
 
+_SAME_SUBJECT = 4  # characters two statements share at their opening when they speak of one party or thing
+
+
+def _one_false(a: str, b: str) -> bool:
+    """Two false statements of one subject on one matter ("共同共有人可以转让…份额" and "共同共有人在共有关系
+    存续期间可以单独转让其份额"): one false fact offered twice."""
+    if not a or not b or alike(a, b):
+        return bool(a and b)
+    opening = O.shared_opening(a, b)
+    if opening < _SAME_SUBJECT:
+        return False
+    return len(_content_words(a[opening:]) & _content_words(b[opening:])) >= _ECHO
+
+
 class Statements:
     name = "statements"
     kinds: tuple[FactKind, ...] = _KINDS
@@ -680,6 +694,7 @@ class Statements:
             or alike(one.true, other.true)
             or _one_pair(one, other)
             or any(alike(a.false, b.true) for a, b in ((one, other), (other, one)) if a.false)
+            or _one_false(one.false, other.false)
         )
 
     def _written(self, picks: list[_Pick], shape: _Shape, brief: Brief) -> Written | None:

@@ -148,11 +148,11 @@ def _form(cell: str) -> str:
 
 
 def _leaks(cell: str, shown: list[str]) -> bool:
-    """Whether the stem's words already give the value away: "土地增值税的计税依据" asks "增值额"."""
+    """Whether the stem's words already give the value away: "土地增值税的计税依据" asks "增值额",
+    "自己购买或者承租…的行为" asks "自买自租"."""
     said = "".join(shown)
-    return any(
-        cell[i : i + 2] in said for i in range(len(cell) - 1) if not _BARE_NUMBER.search(cell[i : i + 2])
-    )
+    pairs = [cell[i : i + 2] for i in range(len(cell) - 1)]
+    return O.gives_away(cell, said) or any(pair in said for pair in pairs if not _BARE_NUMBER.search(pair))
 
 
 def _lookup(row: Fact, rows: list[Fact], rng: random.Random, what: str = "") -> _Lookup | None:
