@@ -55,3 +55,32 @@ def test_a_swap_that_coins_a_term_or_contradicts_the_sentence_is_no_falsificatio
     assert all("口头" not in t for t in texts("委托人应当出具书面授权委托书。"))
     assert "贷款期限最短为30年。" in texts("贷款期限最长为30年。")
     assert "定金的一方应当等额返还定金。" in texts("定金的一方应当双倍返还定金。")
+
+
+def test_a_party_is_not_swapped_into_the_act_that_makes_the_other_party():
+    """ "出卖人取得房屋后仍须容忍居住权人" was struck as self-contradictory: only a buyer acquires."""
+    assert all(
+        "出卖人取得" not in t for t in texts("房屋上设有居住权的，买受人取得房屋后仍须容忍居住权人继续居住。")
+    )
+    assert all("买方出售" not in t for t in texts("卖方出售住房的，应当缴纳增值税。"))
+    assert "卖方应当在交房前结清物业服务费。" in texts("买方应当在交房前结清物业服务费。")
+
+
+def test_an_examiners_trap_turns_a_timing_a_share_of_the_parties_or_a_comparison():
+    """The misconceptions a reader must know the rule to refute: the step after instead of before, half the
+    co-owners instead of all, the younger borrower instead of the older; never "双方单独申请"."""
+    assert "卖方应当在交房后结清物业服务费。" in texts("卖方应当在交房前结清物业服务费。")
+    assert "已购公房取得不动产权证书前，可以上市出售。" in texts("已购公房取得不动产权证书后，可以上市出售。")
+    assert "出售该房屋应当取得半数以上继承人的同意。" in texts("出售该房屋应当取得全体继承人的同意。")
+    assert "夫妻共同申请的，按年龄较小的一方计算。" in texts("夫妻共同申请的，按年龄较大的一方计算。")
+    assert all("双方单独" not in t for t in texts("转移登记应当由买卖双方共同申请。"))
+    both = texts("经纪人员应当在签约前和申请转移登记前各查询一次。")
+    assert all("签约后" not in t and "登记后" not in t for t in both)
+
+
+def test_a_swap_that_describes_no_act_of_the_trade_or_contradicts_a_limit_is_no_falsification():
+    """Struck as eliminated at sight: "向卖方介绍房源" (listings are shown to buyers) and "实际发放额度取各项
+    约束中的最高值" (a limit binds as the lowest)."""
+    assert all("卖方介绍" not in t for t in texts("经纪人员应以不动产权证书记载的面积为准向买方介绍房源。"))
+    assert all("最高值" not in t for t in texts("实际发放额度取各项约束中的最低值。"))
+    assert "公积金贷款额度以各项限额中的最高值为准。" not in texts("公积金贷款额度以各项限额中的最低值为准。")

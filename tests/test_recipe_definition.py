@@ -180,3 +180,34 @@ def test_same_seed_same_question_other_seeds_vary_it():
         if (w := _write(BRICK, STRUCTURE_FACTS, "single", seed=seed))
     }
     assert len(shown) > 1
+
+
+USES = ("住宅", "商业用房", "办公用房", "工业用房")
+USE_FACTS = [
+    _definition(
+        f"use-{i}",
+        term,
+        "按房屋的用途分类划分的房屋",
+        "按房屋的用途分类，房屋可分为住宅、商业用房、办公用房和工业用房。",
+        tuple(t for t in USES if t != term),
+    )
+    for i, term in enumerate(USES)
+] + [
+    _definition(
+        "use-shop",
+        "商业用房",
+        "商场、店铺、酒店等用于经营的房屋",
+        "商业用房是指商场、店铺、酒店等用于经营的房屋。",
+    )
+]
+
+
+def test_a_criterion_named_as_a_classification_is_not_said_twice() -> None:
+    """Struck as stiff: "按房屋的用途分类划分，…称为". The stem says "按房屋的用途划分"."""
+    stems = [
+        w.draft.stem + w.draft.explanation
+        for seed in range(8)
+        if (w := _write(USE_FACTS[-1], USE_FACTS, "single", seed=seed))
+    ]
+    assert stems and all("分类划分" not in s for s in stems)
+    assert any("按房屋的用途划分" in s for s in stems)

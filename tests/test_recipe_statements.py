@@ -16,7 +16,7 @@ from graph.authors.base import AuthorError, Task
 from graph.authors.offline import OfflineAuthor
 from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.options import key
-from graph.authors.recipes.statements import RECIPE, negated
+from graph.authors.recipes.statements import RECIPE, Said, negated
 from graph.checks import run_checks
 from graph.context import KnowledgeIndex
 from graph.format import explanation_parts
@@ -94,10 +94,11 @@ LONG = _fact(
     "statement",
     "买卖双方在合同中约定由买方承担全部税费的，只改变税款的经济负担，并不改变法定的纳税人。",
 )
-# The row of the slice that states the values FEE and EXEMPT are falsified into: a distractor's value is
-# one the book states as what holds somewhere beside the rule.
-STATED = _fact("r-stated", "table_row", "| 非住宅类 | 550元 | 持有1年 | 持有5年 |")
-FACTS = [SETTLE, SIGN, LOAN, FEE, EXEMPT, PAYER, PER_CASE, LONG, STATED]
+# The row and the sentence of the slice that state the values FEE and EXEMPT are falsified into: a
+# distractor's value is one the book states as what holds somewhere beside the rule, naming what it is.
+STATED = _fact("r-stated", "table_row", "| 非住宅类 | 550元 |")
+SWAP = _fact("s-swap", "statement", "出售自有住房后重新购房享受个税退税的最长间隔期限为1年。")
+FACTS = [SETTLE, SIGN, LOAN, FEE, EXEMPT, PAYER, PER_CASE, LONG, STATED, SWAP]
 TRUE_TEXTS = {
     "卖方应当在交房前结清物业服务费",
     "经纪人员不得代替买卖双方签署合同",
@@ -106,6 +107,7 @@ TRUE_TEXTS = {
     "个人将购买2年以上的住房对外销售的，免征增值税",
     "个人销售住房的增值税由卖方缴纳",
     "不动产登记费按件收取，与房屋面积无关",
+    "出售自有住房后重新购房享受个税退税的最长间隔期限为1年",
 }
 # What each fact may be falsified into: its modal turned, a sibling value on the side that makes it
 # false, a word turned into its opposite — and which of those a "错误的是" may key.
@@ -791,7 +793,9 @@ def test_a_value_no_clause_of_the_slice_states_is_never_a_distractor() -> None:
         for q in ("multi", "single")
         if (w := _write(tall, q, seed, [*facts, low])) and any("27米的建筑" in o for o in w.draft.options)
     ]
-    assert explained and all("“高层住宅与多层住宅的分界高度为27米”中的数值" in e for e in explained)
+    # The explanation says what 27米 is in the subject's terms, not which sentence it was taken from.
+    assert explained and all("“27米”是高层住宅与多层住宅的分界高度" in e for e in explained)
+    assert not any("中的数值" in e for e in explained)
 
 
 SCOPES = [
@@ -804,8 +808,9 @@ SCOPES = [
 
 
 def test_a_scope_or_an_order_is_falsified_by_its_other_side() -> None:
-    """The examiner's traps of scope and order: 全部 → 一半 (of what is counted), 最低值 → 最高值, 上限 →
-    下限, 长于 → 短于 — never a count garbled ("两部分" → "两全部")."""
+    """The examiner's traps of scope and order: 全部 → 一半 (of what is counted), 上限 → 下限, 长于 → 短于 —
+    never a count garbled ("两部分" → "两全部"), nor the lowest of several limits told as the highest
+    ("取各项约束中的最高值" contradicts what a limit is)."""
     facts = [*FACTS, *SCOPES]
     shown = {
         option
@@ -817,8 +822,187 @@ def test_a_scope_or_an_order_is_falsified_by_its_other_side() -> None:
     }
     assert {
         "封闭阳台按水平投影面积一半计入建筑面积",
-        "实际发放额度取各项约束中的最高值",
         "公积金贷款额度以房价扣除首付款后的金额为下限",
         "组合贷款的审批时间通常短于纯商业贷款",
     } <= shown
-    assert not any("两全部" in option or "两一半" in option for option in shown)
+    assert not any("两全部" in option or "两一半" in option or "最高值" in option for option in shown)
+
+
+# Duties and a permission examiners struck when denied ("无需将转让条件及时通知", "无需处于正常缴存状态",
+# "无需由估价师签名", "可以请求损害赔偿" → "不得"): a reader rules such a flip out without knowing the rule.
+DENIED = [
+    _fact("m-notify", "modal", "按份共有人转让其份额的，应当将转让条件及时通知其他共有人。", modal="应当",
+          consequence="将转让条件及时通知其他共有人", condition="按份共有人转让其份额"),
+    _fact("m-withdraw", "modal", "房屋已经成交或者委托人撤销委托的，应当及时撤下房源信息。", modal="应当",
+          consequence="及时撤下房源信息", condition="房屋已经成交或者委托人撤销委托"),
+    _fact("m-deposit", "modal", "申请住房公积金贷款的职工应当处于正常缴存状态。",
+          subject="申请住房公积金贷款的职工", modal="应当", consequence="处于正常缴存状态"),
+    _fact("m-signed", "modal", "估价报告应当由估价师签名。", subject="估价报告", modal="应当",
+          consequence="由估价师签名"),
+    _fact("m-damages", "modal", "出卖人违约给买受人造成损失的，买受人可以请求损害赔偿。", subject="买受人",
+          modal="可以", consequence="请求损害赔偿", condition="出卖人违约给买受人造成损失"),
+]  # fmt: skip
+
+
+def test_a_duty_or_a_permission_is_never_denied_into_a_distractor() -> None:
+    """The rules still serve, told as they stand, but no option says 无需 of a duty or 不得 of a right."""
+    facts = [*FACTS, *DENIED]
+    questions = [
+        w for f in DENIED for q in ("single", "multi") for s in range(6) if (w := _write(f, q, s, facts))
+    ]
+    shown = {o for w in questions for o in w.draft.options}
+    assert {key(f.source) for f in DENIED} <= {key(o) for o in shown}
+    assert [o for o in shown if re.search(r"无需|不得请求|不需要", o)] == []
+
+
+FRAGMENTS = [
+    _fact("s-basic", "statement", "基本情况包括家庭成员、工作地点和联系方式；具体需求包括区域、面积和户型。"),
+    _fact(
+        "m-fallback",
+        "modal",
+        "买方未能取得贷款的，应当按照合同约定处理；合同没有约定的，一般可以解除合同并由卖方返还已收取的款项。",
+        modal="可以",
+        consequence="解除合同并由卖方返还已收取的款项",
+        condition="合同没有约定",
+    ),
+    _fact("m-window", "modal", "买卖双方自行成交的，可以到房屋交易服务窗口办理。", modal="可以",
+          consequence="到房屋交易服务窗口办理", condition="买卖双方自行成交"),
+    _fact("m-court", "modal", "不动产登记机构应当按照人民法院的要求及时办理。", subject="不动产登记机构",
+          modal="应当", consequence="按照人民法院的要求及时办理"),
+]  # fmt: skip
+
+
+def test_a_clause_without_its_owner_premise_or_object_is_no_option() -> None:
+    """Struck as fragments: "基本情况包括…" (whose?), "合同没有约定的，一般可以解除合同" (without the premise
+    that the buyer got no loan a second key), "…到房屋交易服务窗口办理" and "…要求及时办理" (to do what?)."""
+    facts = [*FACTS, *FRAGMENTS]
+    shown = {
+        o
+        for f in FACTS + FRAGMENTS
+        for q in ("single", "multi")
+        for s in range(6)
+        if (w := _write(f, q, s, facts))
+        for o in w.draft.options
+    }
+    assert shown
+    assert not [o for o in shown if re.search("基本情况|没有约定|窗口办理|及时办理", o)]
+
+
+USES = [
+    _fact("d-home", "definition", "住宅是供家庭居住使用的房屋。", subject="住宅",
+          siblings=("商业用房", "办公用房")),
+    _fact("d-shop", "definition", "商业用房是指商场、店铺、酒店等用于经营的房屋。", subject="商业用房",
+          siblings=("住宅", "办公用房")),
+    _fact("d-state", "definition", "城市市区的土地属于国家所有。", subject="国家所有",
+          siblings=("农民集体所有",)),
+    _fact("s-lpr", "statement", "LPR下降时，浮动利率借款人的月还款额在重定价日之后减少。"),
+]  # fmt: skip
+
+
+def test_a_false_option_is_not_refuted_by_its_own_words_or_by_common_sense() -> None:
+    """Struck at sight: "商业用房是供家庭居住使用的房屋" (居住 names the 住宅 it defines) and "LPR下降时…
+    月还款额…增加" (which way a payment follows a falling rate is common sense). A class swapped where the
+    sentence does not name it stays a trap."""
+    facts = [*FACTS, *USES]
+    shown = {
+        o
+        for f in USES
+        for q in ("single", "multi")
+        for s in range(8)
+        if (w := _write(f, q, s, facts))
+        for o in w.draft.options
+    }
+    assert "住宅是供家庭居住使用的房屋" in shown
+    assert not [o for o in shown if re.search("(?:商业|办公)用房是供家庭居住|月还款额在重定价日之后增加", o)]
+    assert "城市市区的土地属于农民集体所有" in shown
+
+
+ENDS = [
+    _fact("t-floor", "threshold", "住房公积金缴存比例均不低于5%。", subject="住房公积金缴存比例",
+          comparator="不低于", value=5.0, unit="%", value_text="5%", siblings=("12%",)),
+    _fact("t-cap", "threshold", "住房公积金缴存比例原则上不高于12%。", subject="住房公积金缴存比例的上限",
+          comparator="为", value=12.0, unit="%", value_text="12%", siblings=("5%",)),
+]  # fmt: skip
+
+
+def test_a_stated_bound_is_falsified_by_the_other_end_of_its_own_quantity() -> None:
+    """The trap of the two ends: the floor of the contribution rate told with the cap's figure, explained
+    as what that figure is; never a figure of another quantity."""
+    facts = [*FACTS, *ENDS]
+    written = [
+        w for f in ENDS for q in ("single", "multi") for s in range(8) if (w := _write(f, q, s, facts))
+    ]
+    shown = {o for w in written for o in w.draft.options}
+    assert shown & {"住房公积金缴存比例均不低于12%", "住房公积金缴存比例原则上不高于5%"}
+    told = [w.draft.explanation for w in written if "不低于12%" in "".join(w.draft.options)]
+    assert told and all("“12%”是住房公积金缴存比例的上限" in e for e in told)
+
+
+SHARES = [
+    _fact("m-all", "modal",
+          "房屋为多人共有的，全体共有人应当在合同上签字，或者由未签字的共有人出具书面同意意见。",
+          modal="应当", consequence="在合同上签字", subject="全体共有人", condition="房屋为多人共有"),
+    _fact("m-share", "modal", "按份共有人可以转让其享有的共有的不动产份额。", subject="按份共有人",
+          modal="可以", consequence="转让其享有的共有的不动产份额"),
+    _fact("s-joint", "statement", "共同共有人对共有的不动产共同享有所有权，不分份额。"),
+    _fact("m-joint", "modal", "共同共有人在共有关系存续期间不得单独转让其份额。", subject="共同共有人",
+          modal="不得", consequence="在共有关系存续期间单独转让其份额"),
+    _fact("s-std", "statement", "职工按标准价购买公有住房的，取得部分产权。"),
+    _fact("m-top-up", "modal", "职工可以按规定补足差价转为全部产权。", subject="职工", modal="可以",
+          consequence="按规定补足差价转为全部产权"),
+]  # fmt: skip
+
+
+def _shares_written() -> list[Written]:
+    facts = [*FACTS, *SHARES]
+    return [w for f in SHARES for q in ("single", "multi") for s in range(8) if (w := _write(f, q, s, facts))]
+
+
+def test_a_duty_with_an_alternative_is_not_told_as_the_one_way() -> None:
+    """ "全体共有人应当在合同上签字" without "或者由未签字的共有人出具书面同意意见" is half the rule (struck:
+    the option was ambiguous and the explanation dropped the alternative)."""
+    shown = {o for w in _shares_written() for o in w.draft.options}
+    assert shown and not [o for o in shown if "全体共有人" in o]
+
+
+def test_a_swapped_kind_is_explained_by_what_the_book_says_of_that_kind() -> None:
+    """ "共同共有人可以转让…份额" is wrong because a joint owner holds no share: the explanation says so from
+    the book, not only the rule about the other kind."""
+    told = [
+        w.draft.explanation
+        for w in _shares_written()
+        if "共同共有人可以转让其享有的共有的不动产份额" in w.draft.options
+    ]
+    assert told
+    assert all("此处说成了“共同共有”" in e and "不分份额" in e for e in told)
+
+
+def test_two_options_are_never_the_two_halves_of_one_fact() -> None:
+    """Struck as one fact stated twice: "按标准价购买的，取得全部产权" beside "补足差价转为部分产权", and
+    "共同共有人可以转让…" beside "共同共有人…可以单独转让其份额"."""
+    halves = {"职工按标准价购买公有住房的，取得全部产权", "职工可以按规定补足差价转为部分产权"}
+    written = _shares_written()
+    assert halves & {o for w in written for o in w.draft.options}
+    for w in written:
+        options = w.draft.options
+        assert not halves <= set(options), options
+        joint = [o for o in options if o.startswith("共同共有人") and "转让" in o]
+        assert len(joint) <= 1, options
+
+
+def test_one_false_fact_is_not_offered_twice() -> None:
+    """Struck as one fact stated twice: "共同共有人可以转让其享有的共有的不动产份额" beside "共同共有人在共有
+    关系存续期间可以单独转让其份额" (seen in the prose review). Checked on the pair itself: the bundled
+    material holds more rules than a small fixture can make stand side by side."""
+    share, joint = SHARES[1], SHARES[3]
+    one = Said(
+        share, "按份共有人可以转让其享有的共有的不动产份额", "共同共有人可以转让其享有的共有的不动产份额"
+    )
+    other = Said(
+        joint,
+        "共同共有人在共有关系存续期间不得单独转让其份额",
+        "共同共有人在共有关系存续期间可以单独转让其份额",
+    )
+    assert RECIPE._clash(one, other) and RECIPE._clash(other, one)
+    unrelated = Said(SIGN, "经纪人员不得代替买卖双方签署合同", "经纪人员可以代替买卖双方签署合同")
+    assert not RECIPE._clash(one, unrelated)

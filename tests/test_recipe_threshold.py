@@ -400,7 +400,10 @@ def test_a_rate_read_off_a_table_row_is_not_asked_by_its_row_label() -> None:
         "t-sentence", "契税", 1.0, "面积为90平方米及以下", "首套住房面积为90平方米及以下的，契税为1%。"
     )
     rates = Fact(
-        id="r-rates", kind="table_row", slice_id=SLICE.id, source="| 首套住房 | 2.1% | 2.525% | 3.075% |"
+        id="s-rates",
+        kind="statement",
+        slice_id=SLICE.id,
+        source="面积为90平方米以上的，契税税率为2.1%；第二套住房的契税税率为2.525%；非住房的契税税率为3.075%。",
     )
     assert any(_write(stated, [stated, rates], "single", seed=s) is not None for s in range(6))
 
@@ -436,8 +439,8 @@ def test_a_rule_with_a_second_condition_is_not_told_as_a_case_with_the_other_con
 def test_a_bound_the_book_forbids_crossing_is_asked_as_forbidden():
     """ "都不得超过30年" asked as "不超过（　）" drops the book's prohibition, and the critic rejects it."""
     text = (
-        "商业性个人住房贷款的期限都不得超过30年。借款人年龄与贷款期限之和的上限为70年。"
-        "房龄与贷款期限之和的上限为50年。公积金贷款的最长期限为25年。"
+        "商业性个人住房贷款的期限都不得超过30年。商业用房贷款的期限不得超过10年。"
+        "商住两用房贷款的期限不得超过15年。公积金贷款的最长期限为25年。"
     )
     piece = Slice(
         id="s-loan", path=("第三篇 金融", "第九章 商业性住房贷款", "四、贷款期限"), mastery="掌握", text=text
@@ -458,7 +461,7 @@ def test_a_threshold_whose_subject_leans_on_the_paragraph_before_is_not_asked() 
         "三项限制的作用分别是：①期限上限，任何借款人的贷款期限都不得超过30年。"
         "借款人年龄加贷款期限不超过65年，三者取最短，最长贷款期限为25年。"
         "住房公积金贷款的期限最长不超过30年。商业性个人住房贷款的期限最长不超过20年。"
-        "个人住房组合贷款的期限最长不超过25年。"
+        "个人住房组合贷款的期限最长不超过25年。个人商业用房贷款的期限最长不超过10年。"
     )
     piece = Slice(id="s-term", path=SLICE.path, mastery="掌握", text=text)
     facts = [fact for fact in compile_kb([piece]) if fact.kind == "threshold"]
@@ -471,3 +474,40 @@ def test_a_threshold_whose_subject_leans_on_the_paragraph_before_is_not_asked() 
                     stems.append(written.draft.stem)
     assert any("住房公积金贷款的期限" in stem for stem in stems), stems
     assert not [stem for stem in stems if "三者" in stem or "任何" in stem]
+
+
+def _loan_terms(text: str) -> list[str]:
+    """The options and explanation of every single choice asking the loan's own term."""
+    piece = Slice(id="s-loan", path=SLICE.path, mastery="掌握", text=text)
+    facts = list(compile_kb([piece]))
+    fact = next(f for f in facts if f.value == 30 and f.subject.startswith("住房公积金贷款"))
+    found = []
+    for seed in range(6):
+        written = _write(fact, facts, "single", seed=seed)
+        if written is not None:
+            found.append(" ".join(written.draft.options) + written.draft.explanation)
+    return found
+
+
+WORKED = (
+    "住房公积金贷款的期限最长不超过30年。以北京为例，贷款期限还要满足：（1）借款人年龄与贷款期限之和不超过70年；"
+    "（2）房龄与贷款期限之和不超过57年。例如，2017年购买1990年竣工的住房，房龄为27年，贷款期限最长为23年。"
+    "若误按妻子的年龄计算，会得出25年。"
+)
+
+
+def test_a_loan_term_takes_no_figure_of_a_worked_example_nor_a_bound_on_a_sum() -> None:
+    """Examiners struck 23年 and 27年 (an example's results), 25年 (a mistaken working) and 57年/70年 (the
+    bounds on an age or a building's age plus the term) as options for a loan's longest term: none is a
+    term."""
+    assert _loan_terms(WORKED) == []
+    siblings = (
+        "商业用房贷款的期限最长不超过10年。组合贷款的期限最长不超过25年。"
+        "个人住房装修贷款的期限最长不超过5年。"
+    )
+    written = _loan_terms(WORKED + siblings)
+    assert written
+    for text in written:
+        assert not re.search(r"(?:23|27|57|70)年", text.split("1、")[0])
+        assert "中的数值" not in text
+        assert re.search(r"“(?:10|25|5)年”对应的是[\u4e00-\u9fff]+贷款的期限", text)

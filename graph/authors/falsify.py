@@ -56,12 +56,17 @@ CONCEPTS: tuple[tuple[str, str], ...] = (
     ("长于", "短于"),
     ("早于", "晚于"),
     ("较高", "较低"),
+    ("较大", "较小"),
+    ("较多", "较少"),
+    ("较长", "较短"),
+    ("全体", "半数以上"),
 )
 _NEGATORS = "不得无未非"
 # Words where a swap would break a compound rather than flip a rule: (word, text that may not follow it).
 _COMPOUNDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("等额", ("本",)),
     ("共同", ("共有", "借款人", "申请人")),
+    ("全体", ("成员",)),
     ("征收", ("率",)),
     ("应当", ("预见", "知道")),
 )
@@ -93,6 +98,24 @@ _PARTIES = frozenset(
         "受让方",
     )
 )
+# What makes a party the party it is: the other one told as doing it ("出卖人取得房屋后", "买方出售房屋")
+# describes no possible act, and is ruled out at sight.
+_ROLE_ACTS: dict[str, re.Pattern[str]] = {
+    **dict.fromkeys(
+        ("买方", "买受人", "受让方", "承租人"),
+        re.compile(r"^[^，。；]{0,4}?(?:取得|购买|买受|受让|承租|租用)"),
+    ),
+    **dict.fromkeys(
+        ("卖方", "出卖人", "转让方", "出租人"), re.compile(r"^[^，。；]{0,4}?(?:出售|出卖|卖出|转让|出租)")
+    ),
+}
+# Acts only ever done for a buyer: what is offered to a buyer, not a seller.
+_BUYERS = frozenset(("买方", "买受人", "购房人", "客户"))
+_SHOWN = re.compile(r"^[^，。；]{0,2}?(?:介绍|推荐|展示|带看)(?:房源|房屋)?")
+# The highest or lowest of several limits: one limit binds only as the lowest of the upper bounds.
+_EXTREMES = frozenset(("最高", "最低"))
+_OF_LIMITS = re.compile(r"(?:约束|限制|限额|上限|条件)[^，。；]{0,4}中的最[高低]")
+_BOTH_SIDES = re.compile(r"双方|各方|两方|多方")
 # The agent of a commission named in its own right ("中介人应当向委托人报告"): it is the 受托人, so turning
 # 委托人 into 受托人 has it report to, or be paid by, itself.
 _AGENT = re.compile(r"中介人|经纪机构|经纪人员|代理人")
@@ -105,11 +128,16 @@ _CONSENT = re.compile(r"(?<!未)经(?=[^，。；]{1,12}?(?:同意|批准|许可
 # Duties no reader takes for needless: to tell the truth, to answer for one's papers, to keep to what was
 # agreed or what the law says. Told as "无需" they are eliminated at sight.
 _CORE_DUTY = re.compile(r"如实|真实|负责|约定|依法|法律规定")
-# A formality (a written form, a seal or signature, a registration, a notice) is what readers do think
-# dispensable: "买卖合同无需采用书面形式" is a misconception the rule must be known to refute.
-# Whoever is in a case: "申请住房公积金贷款的职工", "申请个人住房贷款的借款人".
-_IN_CASE = re.compile(r"的[\u4e00-\u9fff]{1,6}，?$")
-_FORMALITY = re.compile(r"书面|印章|盖章|签名|签字|登记|备案|公示|通知|告知|标明|载明")
+# A duty to pay (a fee, a tax, a deposit back, damages), told from its first words, possibly to whom.
+# A case of fault ("违约不卖的", "隐瞒抵押…的"): that the party at fault owes nothing is no one's belief.
+_FAULT = re.compile(r"违约|隐瞒|过错|欺诈|欺骗|恶意|故意|虚假|擅自")
+_PAYMENT = re.compile(r"^(?:向[^，。；]{1,12})?(?:支付|缴纳|交纳|补缴|返还|赔偿|承担)")
+# An act that a step is timed against: "在签约前", "在办理转移登记后", "依法取得不动产权证书后，" (not
+# "在此前", "3日后", "然后", "之前": a count of days or a connective, and 之前/之后 turn as words).
+_TIMING = re.compile(
+    r"在([\u4e00-\u9fff]{2,8}?)(以?[前后])(?![\u4e00-\u9fff]?[者期台])"
+    r"|(?<![\u4e00-\u9fff])([\u4e00-\u9fff]*?[取办签交付缴登过][\u4e00-\u9fff]{1,10}?)(以?[前后])(?=，)"
+)
 _RANGE = re.compile(r"(\d+(?:\.\d+)?)\s*[%％]?\s*(?:至|到|~|－|—)\s*(\d+(?:\.\d+)?)")
 
 _NUMBER = re.compile(r"(?<![\d.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d.,])")
@@ -225,6 +253,14 @@ def falsifications(rule: str) -> list[Falsified]:
                 continue  # "两家以上" → "以下" moves the boundary case, it does not flip the rule
             if word in _PARTIES and following.startswith("的"):
                 continue  # "卖方的户口" → "买方的户口" names what the other party does not have
+            if word in _ROLE_ACTS and _ROLE_ACTS[word].search(following):
+                continue
+            if word in _EXTREMES and _OF_LIMITS.search(rule):
+                continue  # "取各项约束中的最高值" contradicts what a constraint is
+            if word in _BUYERS and _SHOWN.match(following):
+                continue  # listings are shown to buyers: "向卖方介绍房源" describes no act of the trade
+            if opposite == "单独" and _BOTH_SIDES.search(rule):
+                continue  # "由买卖双方单独申请" contradicts itself
             if word in _COMMISSION and _AGENT.search(rule):
                 continue
             if "一半" in (word, opposite) and not following.startswith("计"):
@@ -234,6 +270,7 @@ def falsifications(rule: str) -> list[Falsified]:
             text = rule[:position] + opposite + rule[position + len(word) :]
             found.append(Falsified(text=text, original=word, altered=opposite, source=rule))
             break
+    found += _timing_turned(rule)
     unique: dict[str, Falsified] = {}
     for item in found:
         if item.text != rule:
@@ -241,24 +278,31 @@ def falsifications(rule: str) -> list[Falsified]:
     return list(unique.values())
 
 
+def _timing_turned(rule: str) -> list[Falsified]:
+    """An act set before another moved after it ("应当在交房前结清" → "在交房后结清"), or the reverse:
+    whether a step comes before or after is what a reader must know. Only a rule with one timing: in
+    "在签约前和申请转移登记前各查询一次" one side turned may still be good practice."""
+    match = _TIMING.search(rule)
+    if match is None or rule.count("前") + rule.count("后") > 1:
+        return []
+    group = 2 if match.group(2) else 4
+    said = match.group(group)
+    turned = said.replace("前", "后") if "前" in said else said.replace("后", "前")
+    text = f"{rule[: match.start(group)]}{turned}{rule[match.end(group) :]}"
+    return [Falsified(text=text, original=match.group(), altered=turned, source=rule)]
+
+
 def modal_turn(modal: str, consequence: str, lead: str = "", subject: str = "") -> str | None:
     """The modal a false statement of a rule takes, or None when every turn of it is eliminated at sight.
-    A duty or a permission the book states outright ("价款条款应写明成交总价", "经纪机构可以采用公司形式")
-    exists for its own sake: denied, it reads as nonsense, unless the duty is a formality. Stated for a case
-    ("…的，应当…"), the trap is whether the case calls for it, which a reader must know, unless the duty
-    is a core one (to tell the truth, to keep to what was agreed); so is a duty of whoever is in a case
-    ("申请住房公积金贷款的职工应当处于正常缴存状态"). Stated for an occasion ("缴存职工在购买自住住房时，
-    可以申请公积金贷款") it is what the occasion is for. A prohibition lifted or a needless act made a duty
-    stays a trap."""
-    case = lead.endswith("的，")
-    if modal == "可以":
-        return "不得" if case and not _CORE_DUTY.search(consequence) else None
+    A duty or a permission denied ("…无需将转让条件及时通知其他共有人", "…无需由估价师签名", "可以请求
+    损害赔偿" → "不得") is struck by examiners as a mechanical flip a reader rules out without the rule,
+    whether it is a formality, a qualification or a duty of a case. The one duty a reader does doubt is a
+    payment owed in a case ("绕开经纪机构直接与卖方订立合同的，无需向经纪机构支付报酬"): whether the case
+    makes it owed is what the rule settles. A prohibition lifted or a needless act made a duty stays a
+    trap."""
     if modal in ("应当", "必须"):
-        formality = _FORMALITY.search(consequence) is not None
-        in_case = case or _IN_CASE.search(f"{lead}{subject}") is not None
-        if not (in_case or formality) or _CORE_DUTY.search(consequence):
-            return None
-        return "无需"
+        owed = lead.endswith("的，") and _PAYMENT.match(consequence) is not None and not _FAULT.search(lead)
+        return "无需" if owed and not _CORE_DUTY.search(consequence) and "及时" not in consequence else None
     return {"不得": "可以", "无需": "应当"}.get(modal)
 
 

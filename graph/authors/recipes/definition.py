@@ -25,6 +25,7 @@ _CLASS_MAX = 12
 _TERM_MAX = 15
 _MEANING_MIN = 6
 _MEANING_OPENERS = ("是指", "指的是", "指", "是")
+_DIVIDING_END = re.compile(r"(?:的)?(?:分类|类别|划分)$")
 _CLASSIFICATION = re.compile(r"^按(?:照)?(.+?)(?:划分的(.{1,12}))?$")
 _CRITERION_MAX = 20
 _ASIDE = re.compile(r"，(?:通常|如|例如|比如|一般|俗称|简称|即|也称)")
@@ -131,6 +132,8 @@ class Definition:
         ]
         kind = _CLASSIFICATION.match(_meaning(grouped)) if grouped else None
         kind = kind if kind and len(kind[1]) <= _CRITERION_MAX else None
+        # "按房屋的用途分类划分" says dividing twice: the criterion is 房屋的用途.
+        criterion = _DIVIDING_END.sub("", kind[1]) if kind else ""
         alternatives = []
         for term in O.distinct([*members, *family]):
             if O.key(term) == O.key(fact.subject) or len(term) > _TERM_MAX:
@@ -141,11 +144,13 @@ class Definition:
             elif row is not None:
                 alternatives.append((term, f"“{term}”的{row.header[1]}是{row.items[1].strip()}", row.source))
             elif kind and kind[2]:
-                alternatives.append((term, f"“{term}”是按{kind[1]}划分的另一种{kind[2]}，与题干所述不符", ""))
+                alternatives.append(
+                    (term, f"“{term}”是按{criterion}划分的另一种{kind[2]}，与题干所述不符", "")
+                )
             else:
                 alternatives.append((term, f"“{term}”是与{fact.subject}并列的另一类，与题干所述不符", ""))
         meaning = _meaning(described)
-        lead = f"按{kind[1]}划分，" if kind else ""
+        lead = f"按{criterion}划分，" if kind else ""
         sources = [fact.source, described.source] + ([grouped.source] if grouped else [])
         return _Asked(meaning, fact.subject, f"“{fact.subject}”是指{meaning}", alternatives, sources, lead)
 

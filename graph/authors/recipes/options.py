@@ -198,13 +198,20 @@ def nearby(fact: Fact, brief: Brief, kind: FactKind) -> list[Fact]:
     return [f for f in dict.fromkeys(found) if f.id != fact.id]
 
 
+# A name of four characters or more, none of its words in the text but every character: an abbreviation.
+_ABBREVIATED = 4
+
+
 def gives_away(label: str, text: str) -> bool:
-    """Whether `text` all but names `label`: the label itself, or most of its two-character words
-    ("操纵价格" in "…操纵市场价格", "规避税费" in "为规避房屋交易税费…")."""
+    """Whether `text` all but names `label`: the label itself, most of its two-character words ("操纵价格"
+    in "…操纵市场价格", "规避税费" in "为规避房屋交易税费…"), or every character of a name abbreviated from
+    it ("自买自租" of "自己购买或者承租…")."""
     if key(label) in key(text):
         return True
     pairs = [label[i : i + 2] for i in range(len(label) - 1)]
-    return len(pairs) > 1 and sum(pair in text for pair in pairs) * 2 >= len(pairs)
+    found = sum(pair in text for pair in pairs)
+    abbreviated = len(label) >= _ABBREVIATED and not found and set(label) <= set(text)
+    return abbreviated or (len(pairs) > 1 and found * 2 >= len(pairs))
 
 
 def topic(fact: Fact, brief: Brief) -> str:

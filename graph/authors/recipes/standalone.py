@@ -43,6 +43,18 @@ _BASE = "计税依据"
 _BASE_OF = re.compile(r"税(?:的计税依据|[^，]{0,4}以[^，]+为计税依据)")
 
 
+# "合同没有约定的，一般可以解除合同": a fallback opens with what the clause before it set ("买方未能取得贷款
+# 的，应当按照合同约定处理；"), and alone claims the fallback for every case.
+_FALLBACK = re.compile(
+    r"^(?:[^，]{0,4}(?:没有约定|未约定|约定不明|无约定|协商不成|未能协商一致)[^，]{0,4}的，|否则)"
+)
+# "基本情况包括家庭成员…": a generic head with no owner ("客户的") names nothing of its own.
+_OWNERLESS = re.compile(r"^(?:基本|主要|具体|相关|其他|其余|有关)[\u4e00-\u9fff]{1,4}(?:包括|分为|是指)")
+# "…到房屋交易服务窗口办理", "应当按照人民法院的要求及时办理": an act closing on a place, a manner or a
+# request has lost the object it was done to (网签, 查封登记).
+_NO_OBJECT = re.compile(r"(?:要求|窗口|及时|机构|部门|现场|当地|网上)(?:办理|提交|提供|出具|申请)$")
+
+
 def fragment(text: str) -> bool:
     """Whether the clause leans on the passage it was cut from (see the module's docstring)."""
     plain = text.strip()
@@ -51,6 +63,9 @@ def fragment(text: str) -> bool:
         or _NO_COMPLEMENT.search(plain) is not None
         or _NO_BEARER.match(plain) is not None
         or _NO_SUBJECT.match(plain) is not None
+        or _FALLBACK.match(plain) is not None
+        or _OWNERLESS.match(plain) is not None
+        or _NO_OBJECT.search(plain) is not None
         or (_BASE in plain and _BASE_OF.search(plain) is None)
         or _counts_unlisted(plain)
         or _POINTING.search(plain) is not None

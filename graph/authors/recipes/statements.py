@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
 from functools import lru_cache
 
-from graph.authors.falsify import falsifications, unbounded
+from graph.authors.falsify import Falsified, falsifications, unbounded
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.scenario import rule_of, strict_judge
 from graph.authors.recipes.standalone import fragment, leans_on_before
-from graph.authors.recipes.threshold import Sibling, bounds, named_siblings, why_not
+from graph.authors.recipes.threshold import Sibling, bounds, named_siblings, side, why_not
 from retrieval.facts import Fact, FactBase, FactKind
 from retrieval.text import jieba_words
 from vocabulary.kinds import QuestionType
@@ -56,6 +57,8 @@ _NOTHING_LEFT = re.compile(
 # A figure told against 1 ("系数小于1时"): what it multiplies moves the way the figure says.
 _AGAINST_ONE = re.compile(r"(?:小于|低于|大于|高于|超过|不足)1(?![\d.])")
 _MOVES = ("提高", "降低", "增加", "减少")
+# A move told as the cause ("LPR下降时，…月还款额…减少"): which way what follows moves is common sense.
+_CAUSE = re.compile(r"(?:上升|下降|上调|下调|提高|降低|增加|减少)(?:时|的，|后)")
 # Two named measures compared ("使用面积小于建筑面积"), the comparison turned in the false form.
 _COMPARED = re.compile(
     r"(?P<left>[\u4e00-\u9fff]{2,6}?)(?:总是|一般|通常)?(?P<by>大于|小于|高于|低于|多于|少于)(?P<right>[\u4e00-\u9fff]{2,6})"
@@ -114,6 +117,8 @@ class Said:
     # The false form turns the rule's modal or takes a sibling value: a change a reader checks against the
     # sentence itself, sharp enough to be the one answer of "错误的是".
     sharp: bool = False
+    # The two words the false form swapped (全部, 部分): two options turning one pair state one fact.
+    turn: tuple[str, str] = ()
 
     @property
     def needless(self) -> bool:
@@ -182,12 +187,12 @@ def _clause(source: str, anchor: str) -> str:
     return ""
 
 
-def _turned(text: str) -> list[str]:
+def _turned(text: str) -> list[Falsified]:
     """The text with one word turned into its opposite (卖方 → 买方, 应当 → 无需). Numbers are turned only
     to sibling values (see `_false_values`); a negation merely added or dropped (超过 → 不超过) or an
     exemption turned (免征 ↔ 征收) reads, word for word, too close to the sentence it falsifies."""
     return [
-        f.text
+        f
         for f in falsifications(text)
         if not any(ch.isdigit() for ch in f.original)
         and f.original not in f.altered
@@ -200,6 +205,7 @@ def _turned(text: str) -> list[str]:
 
 
 # Terms differing in one end of their name are a family readers confuse (等额本息 / 等额本金).
+_SAME_MEASURE = 4  # characters two names of one quantity share ("缴存比例")
 _FAMILY_MIN = 4
 _FAMILY_DIFF = 1
 # A trend or a comparison: said of one class, it may hold of its sibling too.
@@ -218,7 +224,7 @@ def _absurd(true: str, false: str) -> bool:
     forbidden = "可以" in true and "可以" not in false and _GRANTED.search(true) is not None
     forced = _negations(true) > _negations(false) and _NOTHING_LEFT.search(true) is not None
     changed = {w for w in _MOVES if w in false and w not in true}
-    arithmetic = bool(changed) and _AGAINST_ONE.search(true) is not None
+    arithmetic = bool(changed) and (_AGAINST_ONE.search(true) is not None or _CAUSE.search(true) is not None)
     return misconduct or forbidden or forced or arithmetic or _measure_turned(true, false)
 
 
@@ -251,9 +257,10 @@ def _from_statement(fact: Fact, brief: Brief) -> Said | None:
     true = _opening(re.split(r"[。！？]", fact.source)[0])
     if not _standalone(true):
         return None
-    turned = [t for t in _turned(true) if _concept_changed(true, t)]
+    turned = [t for t in _turned(true) if _concept_changed(true, t.text)]
     if turned:
-        return Said(fact, true, turned[0], f"教材的说法是“{true}”")
+        why = f"教材的说法是“{true}”{_other_side(turned[0], brief)}"
+        return Said(fact, true, turned[0].text, why, turn=(turned[0].original, turned[0].altered))
     return _misclassed(fact, true, brief)
 
 
@@ -261,9 +268,21 @@ def _misclassed(fact: Fact, true: str, brief: Brief) -> Said:
     """The statement, false with a class it names taken for a sibling class when it names one."""
     for term, sibling in _classed(true, brief):
         false = true.replace(term, sibling)
-        if _ONE_CLAIM.match(false):
+        if _ONE_CLAIM.match(false) and not _gives_away(true.replace(term, ""), term, sibling):
             return Said(fact, true, false, f"教材的说法是“{true}”，说的是{term}，不是{sibling}")
     return Said(fact, true)
+
+
+# Characters every class name of a division may share (住宅 / 商业用房 / 办公用房): they tell no class.
+_GENERIC_CHARS = frozenset("房用屋地类的建筑物面积权")
+
+
+def _gives_away(rest: str, term: str, sibling: str) -> bool:
+    """Whether the statement's own words name its class ("住宅是供家庭居住使用的房屋": 居住 is the 住 of
+    住宅), and not the sibling's: "商业用房是供家庭居住使用的房屋" is eliminated at sight."""
+    own = set(term) - _GENERIC_CHARS
+    other = set(sibling) - _GENERIC_CHARS
+    return bool(own & set(rest)) and not other & set(rest)
 
 
 def _classes(brief: Brief) -> dict[str, tuple[str, ...]]:
@@ -302,7 +321,26 @@ def _classed(text: str, brief: Brief) -> list[tuple[str, str]]:
     return []
 
 
-def _from_modal(fact: Fact) -> Said | None:
+# A duty met another way too, told after it: the rule without it claims the one way only.
+_ALTERNATIVE = re.compile(r"^[^，。；]{0,4}[，,]\s*(?:或者|或是|或)")
+
+
+def _other_side(turn: Falsified, brief: Brief) -> str:
+    """What the book says of the same matter for the party or kind a false statement put in ("共同共有人在
+    共有关系存续期间不得单独转让其份额"), so the explanation says why it differs; "" when no clause of the
+    chapter speaks of both."""
+    matter = _content_words(turn.source) - _content_words(f"{turn.original}{turn.altered}")
+    said = [
+        (len(matter & _content_words(clause)), clause.strip())
+        for f in brief.facts.of_chapter(brief.task.slice.chapter)
+        for clause in re.split(r"[。！？；]", f.source)
+        if turn.altered in clause and turn.original not in clause and _standalone(clause)
+    ]
+    best = max(said, default=(0, ""))
+    return f"；此处说成了“{turn.altered}”，而教材指出“{best[1]}”" if best[0] >= _ECHO else ""
+
+
+def _from_modal(fact: Fact, brief: Brief) -> Said | None:
     rule = rule_of(fact)
     if rule is None or not _standalone(rule.sentence()) or VAGUE.search(rule.consequence):
         return None
@@ -315,15 +353,20 @@ def _from_modal(fact: Fact) -> Said | None:
     at = next((i for i, c in enumerate(clauses) if rule.consequence in c), len(clauses))
     if at + 1 < len(clauses) and _EXCEPTION.match(clauses[at + 1].strip()):
         return None  # the rule holds only with the exception the next clause makes
+    if _ALTERNATIVE.match(sentence[sentence.find(rule.consequence) + len(rule.consequence) :]):
+        return None  # "全体共有人应当签字，或者由未签字的共有人出具书面意见": half a rule is a wrong one
     sentence = rule.sentence()
     # Another party or time in the same form (卖方 → 买方, 之前 → 之后) is wrong on one concept and reads
     # as true as the rule; only without one is the modal itself turned.
     # Neither is sharp: the textbook check reads another word as unknown, not as a contradiction, so such
     # a statement serves as a distractor but never as the key of "错误的是".
-    concept = [t for t in _turned(sentence) if _concept_changed(sentence, t)]
+    concept = [t for t in _turned(sentence) if _concept_changed(sentence, t.text)]
     bound = unbounded(sentence) if rule.modal == "可以" else None
-    if bound or concept:
-        return Said(fact, sentence, bound or concept[0], f"按照规定，{sentence}")
+    if bound:
+        return Said(fact, sentence, bound, f"按照规定，{sentence}")
+    if concept:
+        why = f"按照规定，{sentence}{_other_side(concept[0], brief)}"
+        return Said(fact, sentence, concept[0].text, why, turn=(concept[0].original, concept[0].altered))
     told = strict_judge(rule, truth=False)
     false = told.stem.removesuffix("。（　）") if told else ""
     if not false or "可以以" in false or not _ONE_CLAIM.match(false) or _absurd(rule.sentence(), false):
@@ -347,7 +390,19 @@ def _false_values(fact: Fact, clause: str, at: int, brief: Brief) -> list[Siblin
             return []
         lower = bound.low is not None
         return [sibling for sibling in siblings if (sibling.value < value) == lower]
-    return siblings if bound is None else []
+    if bound is None:
+        return siblings
+    return [s for s in siblings if s.owner is not None and _other_end(fact, s.owner)]
+
+
+def _other_end(fact: Fact, owner: Fact) -> bool:
+    """Whether `owner` bounds the fact's own quantity from the other side ("缴存比例不低于5%" beside "缴存比例
+    不高于12%"): a floor told with the cap's figure is the examiner's trap of the two ends, false under any
+    reading, where another figure of a stated bound could be read as a stricter bound that still holds."""
+    sides = {side(f) for f in (fact, owner)}
+    a, b = fact.subject, owner.subject
+    shared = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b)).size
+    return sides == {"upper", "lower"} and shared >= _SAME_MEASURE
 
 
 def _from_threshold(fact: Fact, brief: Brief) -> Said | None:
@@ -383,7 +438,7 @@ def _said(fact: Fact, brief: Brief) -> Said | None:
     if fact.kind == "statement":
         return _from_statement(fact, brief)
     if fact.kind == "modal":
-        return _from_modal(fact)
+        return _from_modal(fact, brief)
     if fact.kind == "threshold":
         return _from_threshold(fact, brief)
     if fact.kind in ("definition", "enumeration"):
@@ -520,6 +575,29 @@ def _echoed(false: _Pick, true: _Pick) -> bool:
     )
 
 
+def _one_pair(one: Said, other: Said) -> bool:
+    """Two statements falsified by one pair of words on one matter ("按标准价购买的，取得部分产权" and "补足
+    差价转为全部产权"): they are the two halves of one fact, and either tells the other."""
+    if not one.turn or set(one.turn) != set(other.turn):
+        return False
+    words = _content_words("".join(one.turn))
+    return bool((_content_words(one.true) - words) & (_content_words(other.true) - words))
+
+
+_SAME_SUBJECT = 4  # characters two statements share at their opening when they speak of one party or thing
+
+
+def _one_false(a: str, b: str) -> bool:
+    """Two false statements of one subject on one matter ("共同共有人可以转让…份额" and "共同共有人在共有关系
+    存续期间可以单独转让其份额"): one false fact offered twice."""
+    if not a or not b or alike(a, b):
+        return bool(a and b)
+    opening = O.shared_opening(a, b)
+    if opening < _SAME_SUBJECT:
+        return False
+    return len(_content_words(a[opening:]) & _content_words(b[opening:])) >= _ECHO
+
+
 class Statements:
     name = "statements"
     kinds: tuple[FactKind, ...] = _KINDS
@@ -614,6 +692,9 @@ class Statements:
             or _restates(one.true, other.fact.source)
             or _restates(other.true, one.fact.source)
             or alike(one.true, other.true)
+            or _one_pair(one, other)
+            or any(alike(a.false, b.true) for a, b in ((one, other), (other, one)) if a.false)
+            or _one_false(one.false, other.false)
         )
 
     def _written(self, picks: list[_Pick], shape: _Shape, brief: Brief) -> Written | None:

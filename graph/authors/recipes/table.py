@@ -134,6 +134,27 @@ class _Lookup:
     what: str = ""  # the value a column named by a period gives
 
 
+# How a cell is written: a formula, a manner ("按件"), a figure or a name. Options of one question share one
+# form, or the odd one is eliminated at sight ("按件" and "成交价÷1.03" beside "增值额").
+_FORMULA = re.compile(r"[÷×=＝+＋−*]")
+
+
+def _form(cell: str) -> str:
+    if _FORMULA.search(cell) and not _BARE_NUMBER.fullmatch(cell.strip()):
+        return "formula"
+    if cell.startswith(("按", "以", "依")):
+        return "manner"
+    return "figure" if _BARE_NUMBER.search(cell) else "name"
+
+
+def _leaks(cell: str, shown: list[str]) -> bool:
+    """Whether the stem's words already give the value away: "土地增值税的计税依据" asks "增值额",
+    "自己购买或者承租…的行为" asks "自买自租"."""
+    said = "".join(shown)
+    pairs = [cell[i : i + 2] for i in range(len(cell) - 1)]
+    return O.gives_away(cell, said) or any(pair in said for pair in pairs if not _BARE_NUMBER.search(pair))
+
+
 def _lookup(row: Fact, rows: list[Fact], rng: random.Random, what: str = "") -> _Lookup | None:
     """The last value column whose short cells differ between rows and whose row its conditions place
     unambiguously; None when the table has no such column or fewer than two other values."""
@@ -148,11 +169,13 @@ def _lookup(row: Fact, rows: list[Fact], rng: random.Random, what: str = "") -> 
         target, unit = _target(row.header[column], what), _column(row.header[column])[1]
         if not target:
             continue
+        if _leaks(cell, [row.items[i] for i, _ in conditions]):
+            continue
         seen = {O.key(cell)}
         others = []
         for other in rng.sample(rows[1:], len(rows) - 1):
             value = other.items[column]
-            if not _blank(value) and O.key(value) not in seen:
+            if not _blank(value) and O.key(value) not in seen and _form(value) == _form(cell):
                 seen.add(O.key(value))
                 others.append((_value(value, unit), other))
         if len(others) >= 2:

@@ -355,24 +355,52 @@ def _same_rule(a: Fact, b: Fact) -> bool:
 
 @dataclass(frozen=True)
 class Sibling:
-    """A value beside the threshold, with the rule it belongs to or else the clause that states it."""
+    """A value beside the threshold, with the rule it belongs to or else what the clause stating it says
+    the value is ("房龄与贷款期限之和的上限")."""
 
     value: float
     number: str
     owner: Fact | None
-    said: str = ""
+    what: str = ""
     source: str = ""
+
+
+# A worked example ("例如，…房龄为27年", "若误按妻子的年龄计算…") holds a case's figures, not limits of the
+# subject; so does a figure derived from the clauses before it ("三者取最短，最长为25年", "57−16=41"):
+# examiners strike them as distractors.
+_EXAMPLE = re.compile(r"例如|比如|举例|【例|【解|例[：:]|示例|若误|若按|假设|假如")
+_DERIVED = re.compile(r"得出|误按|取最|[两三四]者|[=＝−×÷]")
+# A bound on a sum or a difference ("房龄与贷款期限之和不超过50年") limits another quantity than its terms.
+_COMPOUND = re.compile(r"之和|之差|相加|合计|总和|(?:龄|期限|面积|价)加")
+# How a clause bounds the figure it states, read off the words just before it: the figure is an upper
+# bound, a lower one, or the quantity's value.
+_UPPER_WORDS = re.compile(r"(?:不得超过|不超过|不高于|不多于|最长为|最高为|最多为|最长|最高|最多|≤|<|＜)$")
+_LOWER_WORDS = re.compile(r"(?:不得低于|不低于|不少于|不短于|最低为|最短为|最少为|至少|最低|最短|≥|>|＞)$")
+_NUMBER_ONLY = re.compile(r"^[\d.,%％\s]*$")
+_HEAD = re.compile(r"^(?:[（(]?[\d①-⑳]+[）)、.]?|[^，。；]*?(?:要求|规定|约定))")
+_ADVERB_END = re.compile(r"(?:一般|通常|原则上|常见|均|都)?为?(?:每[件套户个]|每平方米)?$")
+
+
+def _own_kind(fact: Fact, other: Fact | str) -> bool:
+    """Whether another threshold (or a quantity a clause names) can stand as a term of the fact's own
+    quantity: a worked example's figure cannot, nor a bound on a sum when the fact's quantity is none."""
+    if isinstance(other, Fact):
+        if _EXAMPLE.search(other.subject) or _worked(other.source, other.value_text):
+            return False
+        other = other.subject
+    return not (_COMPOUND.search(other) and not _COMPOUND.search(fact.subject))
 
 
 def named_siblings(fact: Fact, brief: Brief) -> list[Sibling]:
     """The values beside the threshold in its unit that the book states as what holds — the other
     thresholds of its slice, and its `siblings` where a clause of the slice states them — each with what
     it really is, so the explanation can say so ("50%实为第3级税率"). A figure no clause states as a value
-    (a bound of a condition, "高度超过16米的住宅"; a result of an example) is no distractor: examiners
-    strike it as invented."""
+    (a bound of a condition, "高度超过16米的住宅"; a result of an example) or whose quantity the clause
+    does not name is no distractor: examiners strike it as invented."""
     owners: dict[float, Fact] = {}
     for peer in _peers(fact, brief):
-        if peer.slice_id == fact.slice_id and peer.value is not None and not _same_rule(peer, fact):
+        mine = peer.slice_id == fact.slice_id and not _same_rule(peer, fact) and _own_kind(fact, peer)
+        if mine and peer.value is not None:
             owners.setdefault(peer.value, peer)
     found: dict[float, Sibling] = {}
     for owner in owners.values():
@@ -386,29 +414,111 @@ def named_siblings(fact: Fact, brief: Brief) -> list[Sibling]:
             continue
         stated = _stating(fact, brief, f"{figure_.number}{fact.unit}")
         if stated is not None:
-            said, source = stated
-            found[figure_.value] = Sibling(figure_.value, figure_.number, None, said, source)
+            what, source = stated
+            found[figure_.value] = Sibling(figure_.value, figure_.number, None, what, source)
     return list(found.values())
 
 
+def _worked(source: str, value: str) -> bool:
+    """Whether every sentence of `source` stating `value` works an example or derives it from the clauses
+    before it."""
+    said = [s for s in re.split(r"[。！？\n]", source) if value and value in s]
+    return bool(said) and all(_EXAMPLE.search(s) or _DERIVED.search(s[: s.find(value)]) for s in said)
+
+
 def _stating(fact: Fact, brief: Brief, value: str) -> tuple[str, str] | None:
-    """The clause of the fact's slice that states `value` as what holds ("厨房、卫生间的室内净高不应低于
-    2.20米"), not as the bound of a condition it qualifies ("高度超过16米的住宅，…"), with its source."""
+    """What the clause or table row of the fact's slice that states `value` as what holds says it is
+    ("厨房、卫生间的室内净高的下限", "厨房的室内净高"), not as the bound of a condition it qualifies ("高度
+    超过16米的住宅，…") nor as a worked example's figure, with its source."""
     for other in brief.facts.of_slice(fact.slice_id):
-        for line in other.source.splitlines():
-            for clause in re.split(r"[。；;，,|]", line):
+        for sentence in re.split(r"[。！？\n]", other.source):
+            if _worked(sentence, value):
+                continue
+            if sentence.lstrip().startswith("|"):
+                what = _row_quantity(fact, sentence, value)
+                if what:
+                    return what, other.source
+                continue
+            clauses = re.split(r"([；;，,])", sentence)
+            for i in range(0, len(clauses), 2):
+                clause = clauses[i]
                 at = clause.find(value)
                 if at >= 0 and not clause[at + len(value) :].lstrip().startswith("的"):
-                    table = line.strip().startswith("|")
-                    return (O.quote([line]).rstrip("。") if table else clause.strip()), other.source
+                    what = _quantity(clause.strip(), value)
+                    # A condition closing the clause before ("所购住房为砖混结构的，") says whose it is.
+                    case = clauses[i - 2].strip() if i >= 2 and clauses[i - 1] in "，," else ""
+                    what = f"{case}{what}" if what and case.endswith("的") else what
+                    if what and _own_kind(fact, what):
+                        return what, other.source
     return None
+
+
+def _row_quantity(fact: Fact, row: str, value: str) -> str:
+    """A table cell holding `value` right after its row's label ("| 非住宅类 | 550元 |"): the label's
+    value of the fact's own quantity ("非住宅类不动产登记费", "厨房的室内净高"); "" elsewhere in the row,
+    where the column is unknown, or when the fact's quantity cannot be told of the label."""
+    cells = [c.strip() for c in row.strip().strip("|").split("|")]
+    if len(cells) < 2 or cells[1] != value or _NUMBER_ONLY.search(cells[0]):
+        return ""
+    label, subject = cells[0], fact.subject
+    shared = next((n for n in range(len(label), 1, -1) if subject.startswith(label[-n:])), 0)
+    if shared:
+        return f"{label}{subject[shared:]}"
+    owner, _, measure = subject.rpartition("的")
+    return f"{label}的{measure}" if owner and measure.endswith(_MEASURES) else ""
+
+
+def _quantity(clause: str, value: str) -> str:
+    """What the clause says `value` is, in its own words: "（2）许多银行要求房龄与贷款期限之和不超过50年" →
+    房龄与贷款期限之和的上限, "工业用地使用权出让最高年限为50年" → 工业用地使用权出让最高年限; "" when
+    the clause names no quantity before the figure."""
+    at = clause.find(value)
+    before, after = clause[:at].strip(), clause[at + len(value) :]
+    side = ""
+    for words, name in ((_UPPER_WORDS, "上限"), (_LOWER_WORDS, "下限")):
+        found = words.search(before)
+        if found:
+            before, side = before[: found.start()], name
+            break
+    if not side and after.startswith(_UPPER_AFTER):
+        side = "上限"
+    elif not side and after.startswith(_LOWER_AFTER):
+        side = "下限"
+    quantity = _ADVERB_END.sub("", _HEAD.sub("", before).replace("：", "的").replace(":", "的")).strip()
+    named = quantity.endswith((*_MEASURES, "之和", "之差"))
+    if not named or len(re.findall(r"[\u4e00-\u9fff]", quantity)) < 2 or re.search(r"\d", quantity):
+        return ""
+    return f"{quantity}的{side}" if side else quantity
 
 
 def why_not(fact: Fact, sibling: Sibling) -> str:
     shown = _shown(fact, sibling.number)
-    if sibling.owner is not None:
-        return f"“{shown}”对应的是{describe(sibling.owner)}"
-    return f"“{shown}”是教材“{sibling.said}”中的数值"
+    owner = sibling.owner
+    if owner is not None and side(owner) and side(owner) != side(fact) and not bounds(owner.condition):
+        # The other end of the fact's own quantity: said as that end, without a lead-in the compiler took
+        # for a condition ("月缴存额以…为缴存基数").
+        end = (
+            ""
+            if _UPPER_NAME.search(owner.subject) or _LOWER_NAME.search(owner.subject)
+            else _END[side(owner)]
+        )
+        return f"“{shown}”是{owner.subject}{end}"
+    if owner is not None:
+        return f"“{shown}”对应的是{describe(owner)}"
+    return f"“{shown}”是{sibling.what}"
+
+
+def side(fact: Fact) -> str:
+    """Which end of its quantity a threshold bounds, by its comparator or its name ("最低缴存比例 为 5%"):
+    "upper", "lower" or "" (a value stated as holding)."""
+    if fact.comparator in _UPPER or _UPPER_NAME.search(fact.subject):
+        return "upper"
+    return "lower" if fact.comparator in _LOWER or _LOWER_NAME.search(fact.subject) else ""
+
+
+_UPPER_NAME = re.compile(r"最高|最长|最多|上限")
+_END = {"upper": "的上限", "lower": "的下限"}
+_LOWER_NAME = re.compile(r"最低|最短|最少|下限")
 
 
 def _false_side(fact: Fact, siblings: list[Sibling]) -> list[Sibling]:
