@@ -6,13 +6,16 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from unittest import mock
 
 from telegram.ext import Application
 
+import bot.app
 from bot.app import build_application, running
 from emulator import EmulatorClient, EmulatorOptions, EmulatorServer
 from engines.clock import Clock, Pace
 from engines.sending import Sender
+from retrieval.sources import Sources, load_sources
 from settings import Settings, load_settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,6 +30,24 @@ def bot_settings(folder: Path, base_url: str) -> Settings:
     return settings
 
 
+_LOADED: dict[tuple[tuple[str, int, int], ...], Sources] = {}
+
+
+def _load_once(*paths: str | Path) -> Sources:
+    """`load_sources` remembered per content of the files: most tests start the bot on the bundled sample,
+    some several times, and reading it again cost every start some 65 ms of CPU. A file
+    changed or missing is read (and reported) afresh."""
+    try:
+        key = tuple(
+            (str(Path(p).resolve()), Path(p).stat().st_mtime_ns, Path(p).stat().st_size) for p in paths
+        )
+    except OSError:
+        return load_sources(*paths)
+    if key not in _LOADED:
+        _LOADED[key] = load_sources(*paths)
+    return _LOADED[key]
+
+
 @asynccontextmanager
 async def bot_running(
     emulator: EmulatorServer,
@@ -38,9 +59,10 @@ async def bot_running(
     """`pace`: shrunk round and posting times (testkit.roundharness.quick_pace); `clock`: a time a test
     moves forward; `wrap_sender`: a sender around the bot's own, to hold or fail a send."""
     application = build_application(settings, emulator.token, pace=pace, clock=clock, wrap_sender=wrap_sender)
-    async with running(application):
-        await application.updater.start_polling(poll_interval=0.0, timeout=1)
-        yield application
+    with mock.patch.object(bot.app, "load_sources", _load_once):
+        async with running(application):
+            await application.updater.start_polling(poll_interval=0.0, timeout=1)
+            yield application
 
 
 @asynccontextmanager

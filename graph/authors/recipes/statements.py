@@ -447,24 +447,28 @@ def _said(fact: Fact, brief: Brief) -> Said | None:
 
 
 @lru_cache(maxsize=4)
-def _clauses(facts: FactBase) -> tuple[str, ...]:
-    """Every clause of the book's sentences, each once."""
+def _clauses(facts: FactBase) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Every clause of the book's sentences, each once, as `_told` compares it (its key and its bigrams):
+    worked out once per book, since every option with a false form is held against all of them."""
     found = {c.strip() for f in facts for c in re.split(r"[。！？；;，,]", f.source) if c.strip()}
-    return tuple(sorted(found))
+    return tuple((O.key(c), frozenset(_bigrams(c, figures=True))) for c in sorted(found))
 
 
+@lru_cache(maxsize=1024)
 def _told(true: str, false: str, facts: FactBase) -> bool:
     """Whether a clause anywhere in the book states the false form: a party turned (买方 → 卖方) may be just
     what another clause says ("卖方应当提供…身份证明" beside "买方应当提供身份证明"), and a distractor the
     book supports is a second key. The clause must hold the false form up to and with its change (so a
-    sibling value said of another subject does not count) and nearly all of its wording."""
+    sibling value said of another subject does not count) and nearly all of its wording. Remembered: an
+    author aiming at a band writes the same options over and over, and each answer reads the whole book."""
     end = O.shared_ending(true, false)
     head = O.key(false[: len(false) - end + 1])
     mine = _bigrams(false, figures=True)
+    true_key = O.key(true)
     return bool(head and mine) and any(
-        head in O.key(clause) and len(mine & _bigrams(clause, figures=True)) >= _RESTATED * len(mine)
-        for clause in _clauses(facts)
-        if O.key(clause) != O.key(true)
+        head in clause and len(mine & bigrams) >= _RESTATED * len(mine)
+        for clause, bigrams in _clauses(facts)
+        if clause != true_key
     )
 
 
