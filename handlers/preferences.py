@@ -15,6 +15,7 @@ from telegram.ext import ContextTypes
 
 from engines.i18n import LOCALES, text
 from handlers.basic import LANG_NAMES
+from handlers.botapi import send_text
 from handlers.context import acknowledge, remember, state
 from handlers.menus import open_menu
 from handlers.reminders import arm
@@ -152,7 +153,8 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         context,
         SETTINGS_KEY,
         setup,
-        lambda: update.effective_message.reply_text(body, reply_markup=keyboard),
+        update.effective_chat.id,
+        lambda: send_text(context.bot, update.effective_chat.id, body, markup=keyboard),
         locale,
     )
 

@@ -57,7 +57,8 @@ async def open_dialogue(
         context,
         SETUP_KEY,
         setup,
-        lambda: post(context.application, update.effective_chat.id, prompt, reply_markup=keyboard),
+        update.effective_chat.id,
+        lambda: post(context.application, update.effective_chat.id, prompt, keyboard),
         locale,
     )
 

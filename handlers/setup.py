@@ -15,6 +15,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
 from engines.i18n import text
+from engines.sessions import Shown
+from handlers.botapi import edit_pressed, send_text
 from handlers.context import acknowledge, remember, state
 from handlers.menus import open_menu
 from handlers.sessions import start_session
@@ -188,7 +190,8 @@ async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         context,
         SETUP_KEY,
         setup,
-        lambda: update.effective_message.reply_text(prompt, reply_markup=keyboard),
+        update.effective_chat.id,
+        lambda: send_text(context.bot, update.effective_chat.id, prompt, markup=keyboard),
         locale,
     )
 
@@ -226,7 +229,7 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await _start(update, context, locale, setup["defaults"])
     elif action == "page":
         prompt, keyboard = chapter_keyboard(context, locale, nonce, value, setup["picked"])
-        await query.edit_message_text(prompt, reply_markup=keyboard)
+        await edit_pressed(query, prompt, keyboard)
     elif action == "ch" and isinstance(value, int):
         picked = setup["picked"]
         if value in picked:
@@ -234,7 +237,7 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         else:
             picked.append(value)
         prompt, keyboard = chapter_keyboard(context, locale, nonce, value // PAGE_SIZE, picked)
-        await query.edit_message_text(prompt, reply_markup=keyboard)
+        await edit_pressed(query, prompt, keyboard)
     elif action == "ch":
         chapters = practice_chapters(context)
         if value == "done":
@@ -288,15 +291,11 @@ async def _ask_type(query, context: ContextTypes.DEFAULT_TYPE, locale: str, setu
     if not setup["case"]:
         prompt = f"{prompt}\n{text(locale, 'case_unavailable')}"
     types = SESSION_TYPES if setup["case"] else QUIZ_TYPES
-    await query.edit_message_text(
-        prompt, reply_markup=choice_keyboard(locale, setup["nonce"], "type", types, "type_")
-    )
+    await edit_pressed(query, prompt, choice_keyboard(locale, setup["nonce"], "type", types, "type_"))
 
 
 async def _ask(query, locale: str, nonce: str, prompt: str, action: str, values: tuple, prefix: str) -> None:
-    await query.edit_message_text(
-        text(locale, prompt), reply_markup=choice_keyboard(locale, nonce, action, values, prefix)
-    )
+    await edit_pressed(query, text(locale, prompt), choice_keyboard(locale, nonce, action, values, prefix))
 
 
 async def _answer_confirmation(
@@ -306,12 +305,12 @@ async def _answer_confirmation(
     query = update.callback_query
     if not end:
         context.chat_data.pop(SETUP_KEY, None)
-        await query.edit_message_text(text(locale, "session_kept"))
+        await edit_pressed(query, text(locale, "session_kept"))
         return
     await state(context).sessions.stop(update.effective_chat.id, query.from_user.id, finish=False)
     setup["confirm"] = False
     prompt, keyboard = _chapter_menu(context, locale, setup)
-    await query.edit_message_text(prompt, reply_markup=keyboard)
+    await edit_pressed(query, prompt, keyboard)
 
 
 async def _start(
@@ -319,7 +318,8 @@ async def _start(
 ) -> None:
     query = update.callback_query
     summary = text(locale, "summary_choices", settings=settings_line(context, locale, chosen))
-    shown = await query.edit_message_text(summary)
+    await edit_pressed(query, summary)
+    shown = Shown(query.message.message_id, summary)
     await start_session(context, update.effective_chat.id, query.from_user.id, chosen, shown)
 
 
