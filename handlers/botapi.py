@@ -9,21 +9,30 @@ errors (BadRequest, Forbidden, RetryAfter …) are exactly those of PTB's method
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from telegram import Bot, CallbackQuery, InlineKeyboardMarkup
 from telegram.error import BadRequest
 
-# A keyboard as the Bot API takes it (rows of {"text", "callback_data"} buttons), or as PTB builds it.
-Keyboard = dict[str, list[list[dict[str, str]]]] | InlineKeyboardMarkup
+# Inline buttons as the Bot API takes them: {"text", "callback_data"}, in rows under "inline_keyboard".
+Button = dict[str, str]
+Markup = dict[str, list[list[Button]]]
+# What a send or edit takes: the Bot API's form, or PTB's for the calls off the hot path.
+Keyboard = Markup | InlineKeyboardMarkup
 
 
-def keyboard(rows: Sequence[Sequence[tuple[str, str]]]) -> Keyboard:
+def button(label: str, data: str) -> Button:
+    return {"text": label, "callback_data": data}
+
+
+def markup(rows: Iterable[Iterable[Button]]) -> Markup:
+    return {"inline_keyboard": [list(row) for row in rows]}
+
+
+def keyboard(rows: Iterable[Iterable[tuple[str, str]]]) -> Markup:
     """Inline buttons from (label, callback data) pairs, row by row."""
-    return {
-        "inline_keyboard": [[{"text": label, "callback_data": data} for label, data in row] for row in rows]
-    }
+    return markup([button(label, data) for label, data in row] for row in rows)
 
 
 async def _call(bot: Bot, method: str, params: dict[str, Any]) -> Any:

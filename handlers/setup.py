@@ -11,12 +11,12 @@ import asyncio
 import secrets
 from collections.abc import Collection
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Update
 from telegram.ext import ContextTypes
 
 from engines.i18n import text
 from engines.sessions import Shown
-from handlers.botapi import edit_pressed, send_text
+from handlers.botapi import Button, Markup, button, edit_pressed, markup, send_text
 from handlers.context import acknowledge, remember, state
 from handlers.menus import open_menu
 from handlers.sessions import start_session
@@ -34,9 +34,9 @@ SETUP_KEY = "setup"
 
 def _button(
     label: str, nonce: str, action: str, value: object, codec: callbacks.Button | None = None
-) -> InlineKeyboardButton:
+) -> Button:
     data = codec.build(nonce, f"{action}:{value}") if codec else callbacks.setup_step(nonce, action, value)
-    return InlineKeyboardButton(label, callback_data=data)
+    return button(label, data)
 
 
 def practice_chapters(context: ContextTypes.DEFAULT_TYPE) -> list:
@@ -81,7 +81,7 @@ def chapter_keyboard(
     prompt = text(locale, "choose_chapter", page=page + 1, pages=pages)
     if picked is not None:
         prompt = f"{prompt}\n{text(locale, 'chapters_hint')}"
-    return prompt, InlineKeyboardMarkup(rows)
+    return prompt, markup(rows)
 
 
 def choice_keyboard(
@@ -91,9 +91,9 @@ def choice_keyboard(
     values: tuple,
     label_prefix: str,
     codec: callbacks.Button | None = None,
-) -> InlineKeyboardMarkup:
+) -> Markup:
     labels = [text(locale, f"{label_prefix}{v}") if label_prefix else str(v) for v in values]
-    return InlineKeyboardMarkup(
+    return markup(
         [[_button(label, nonce, action, v, codec) for label, v in zip(labels, values, strict=True)]]
     )
 
@@ -141,19 +141,17 @@ def picked_indexes(context: ContextTypes.DEFAULT_TYPE, chapters: tuple[tuple[str
     return [keys.index(key) for key in chapters if key in keys]
 
 
-def _chapter_menu(
-    context: ContextTypes.DEFAULT_TYPE, locale: str, setup: dict
-) -> tuple[str, InlineKeyboardMarkup]:
+def _chapter_menu(context: ContextTypes.DEFAULT_TYPE, locale: str, setup: dict) -> tuple[str, Markup]:
     """The first step, with the learner's default chapters ticked and a button that starts with all of
     their defaults at once."""
     prompt, keyboard = chapter_keyboard(context, locale, setup["nonce"], 0, setup["picked"])
     defaults = setup["defaults"]
     prompt = f"{prompt}\n\n{text(locale, 'defaults_line', settings=settings_line(context, locale, defaults))}"
     rows = [
-        *keyboard.inline_keyboard,
+        *keyboard["inline_keyboard"],
         [_button(text(locale, "use_defaults"), setup["nonce"], "go", "defaults")],
     ]
-    return prompt, InlineKeyboardMarkup(rows)
+    return prompt, markup(rows)
 
 
 async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -176,7 +174,7 @@ async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if running is not None:
         setup["confirm"] = True
         prompt = text(locale, "session_running", asked=running.position, count=running.settings.count)
-        keyboard = InlineKeyboardMarkup(
+        keyboard = markup(
             [
                 [
                     _button(text(locale, "session_end"), setup["nonce"], "end", "yes"),
