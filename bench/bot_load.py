@@ -69,6 +69,7 @@ import aiohttp
 from telegram.ext import Application
 
 from bot.app import build_application, running
+from bot.runner import run_loop
 from emulator import EmulatorClient, EmulatorError, EmulatorServer
 from emulator.views import ChatMessage, EmuUser
 from graph.service import GenerationService, Progress, Result
@@ -722,7 +723,7 @@ def run(learners: int | None = None, scenarios: tuple[str, ...] = tuple(SCENARIO
             ErrorLog().installed() as error_log,
         ):
             scenario = SCENARIOS[name]
-            measured = asyncio.run(measure(Path(folder), learners or learner_count(), scenario, error_log))
+            measured = run_loop(measure(Path(folder), learners or learner_count(), scenario, error_log))
         stuck = [p.error for p in measured.learners if p.error]
         for problem in [*error_log.first, *measured.ledger.failures, *stuck[: ErrorLog.KEPT]]:
             print(f"bot_load[{name}]: {problem}", file=sys.stderr)

@@ -32,6 +32,11 @@ log = logging.getLogger(__name__)
 # Bot API requests in flight at once; more wait for a free connection. Telegram's budget of about 30
 # messages a second keeps a few in flight at its ~100 ms latency, so this leaves room for bursts of presses.
 SENDING_CONNECTIONS = 100
+# The collector's first threshold while the bot runs (Python's is 700 allocations): an update allocates
+# thousands of short-lived objects (PTB's, aiohttp's) that reference counting frees anyway, and at 700 the
+# collector ran several times an update, its passes over the older generations most of all.
+YOUNG_COLLECTION = 20_000
+DEFAULT_YOUNG_COLLECTION = gc.get_threshold()[0]
 
 COMMANDS = (
     ("quiz", "开始练习 / practise"),
@@ -137,6 +142,8 @@ async def open_services(application: Application) -> None:
     # reach, a full collection no longer rescans them (pauses of ~150 ms every few seconds under load).
     gc.collect()
     gc.freeze()
+    _, *older = gc.get_threshold()
+    gc.set_threshold(YOUNG_COLLECTION, *older)
     resumed = await generation.resume_pending()
     if resumed:
         log.info("finished %d generation(s) interrupted by the last shutdown", len(resumed))
@@ -155,6 +162,8 @@ async def close_services(application: Application) -> None:
     found.close()
     # What start-up froze may be garbage now; a process that runs the bot again (the tests) must collect it.
     gc.unfreeze()
+    _, *older = gc.get_threshold()
+    gc.set_threshold(DEFAULT_YOUNG_COLLECTION, *older)
 
 
 async def _initialize(application: Application) -> None:

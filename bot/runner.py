@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any, TypeVar
 
+import uvloop
 from aiohttp import web
 from telegram.ext import Application
 
@@ -18,7 +20,7 @@ from handlers.context import state
 from settings import Settings, StartupError
 
 log = logging.getLogger(__name__)
-
+T = TypeVar("T")
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
@@ -27,6 +29,13 @@ def configure_logging(filename: str | None = None) -> None:
     """INFO logs, without httpx's request lines: their URLs contain the bot token."""
     logging.basicConfig(filename=filename, level=logging.INFO, format=LOG_FORMAT)
     logging.getLogger("httpx").setLevel(logging.WARNING)
+
+
+def run_loop(main: Coroutine[Any, Any, T]) -> T:
+    """Run the bot on uvloop's event loop: its scheduling, sockets and timers are in C, where asyncio's
+    pure-Python loop was about a tenth of the bot's CPU over the load bench."""
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(main)
 
 
 def stop_on_signals(stop: asyncio.Event) -> None:

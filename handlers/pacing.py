@@ -18,10 +18,10 @@ from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 
-from telegram import Message
 from telegram.ext import Application
 
 from engines.clock import POSTS_PER_WINDOW, Clock
+from handlers.botapi import Keyboard, send_text
 from handlers.context import state
 
 
@@ -67,6 +67,7 @@ def paced(app: Application, chat_id: int, messages: int = 1) -> AbstractAsyncCon
     return pacer.turn(messages)
 
 
-async def post(app: Application, chat_id: int, body: str, **options: object) -> Message:
+async def post(app: Application, chat_id: int, body: str, markup: Keyboard | None = None) -> int:
+    """Send a message in its turn; its id."""
     async with paced(app, chat_id):
-        return await app.bot.send_message(chat_id, body, **options)
+        return await send_text(app.bot, chat_id, body, markup=markup)

@@ -2,24 +2,25 @@
 
 from __future__ import annotations
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, Poll, ReplyParameters
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Poll
 
 from engines.i18n import text
+from engines.sending import SentQuiz
 from graph.format import OPTION_LIMIT, STEM_LIMIT
+from handlers import botapi
 from storage import Store
 from storage.deliveries import Delivery, DeliveryKind
 from vocabulary import callbacks
 from vocabulary.records import Question
 
 
+def vote_row(version_id: int) -> list[tuple[str, str]]:
+    return [("👍", callbacks.VOTE.build(version_id, "up")), ("👎", callbacks.VOTE.build(version_id, "down"))]
+
+
 def vote_keyboard(version_id: int) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton("👍", callback_data=callbacks.VOTE.build(version_id, "up")),
-                InlineKeyboardButton("👎", callback_data=callbacks.VOTE.build(version_id, "down")),
-            ]
-        ]
+        [[InlineKeyboardButton(label, callback_data=data) for label, data in vote_row(version_id)]]
     )
 
 
@@ -53,31 +54,37 @@ async def send_quiz(
     anonymous: bool = False,
     open_period: int | None = None,
     reply_to: int | None = None,
-) -> Message:
+) -> SentQuiz:
     """Send the quiz. A stem too long for a poll goes first as a message and the poll refers to it —
     never a truncated stem; so do options the letters made too long (the poll keeps them shortened)."""
     stem = f"{label}{question.stem}"
     options, _ = lettered_options(question)
     if needs_intro(question, label):
-        intro = await bot.send_message(
+        reply_to = await botapi.send_text(
+            bot,
             chat_id,
             f"{stem}\n\n{option_list(question)}\n{text(locale, 'long_stem')}",
-            reply_parameters=ReplyParameters(reply_to) if reply_to else None,
+            reply_to=reply_to,
+            reply_must_exist=True,
         )
-        stem, reply_to = text(locale, "poll_question_long"), intro.message_id
-    return await bot.send_poll(
+        stem = text(locale, "poll_question_long")
+    message_id, poll_id = await botapi.send_poll(
+        bot,
         chat_id,
-        question=stem,
-        options=options,
-        type=Poll.QUIZ,
-        is_anonymous=anonymous,
-        allows_multiple_answers=question.qtype == "multi",
-        correct_option_ids=question.correct_indexes,
-        explanation=question.short_explanation or None,
-        open_period=open_period,
-        reply_markup=vote_keyboard(version_id),
-        reply_parameters=ReplyParameters(reply_to) if reply_to else None,
+        {
+            "question": stem,
+            "options": [{"text": option} for option in options],
+            "type": Poll.QUIZ,
+            "is_anonymous": anonymous,
+            "allows_multiple_answers": question.qtype == "multi",
+            "correct_option_ids": list(question.correct_indexes),
+            "explanation": question.short_explanation or None,
+            "open_period": open_period,
+            "reply_markup": botapi.keyboard([vote_row(version_id)]),
+        },
+        reply_to=reply_to,
     )
+    return SentQuiz(message_id=message_id, poll_id=poll_id)
 
 
 async def post_quiz(
@@ -96,10 +103,10 @@ async def post_quiz(
     session_id: int | None = None,
     round_id: int | None = None,
     position: int | None = None,
-) -> tuple[Message, Delivery]:
+) -> tuple[SentQuiz, Delivery]:
     """Send the quiz and record its delivery at once: a poll answer names only the poll, so the poll id must
     be in storage before anyone can answer."""
-    message = await send_quiz(
+    sent = await send_quiz(
         bot,
         chat_id,
         question,
@@ -111,10 +118,10 @@ async def post_quiz(
         reply_to=reply_to,
     )
     delivery = await store.deliveries.record(
-        poll_id=message.poll.id,
+        poll_id=sent.poll_id,
         version_id=version_id,
         chat_id=chat_id,
-        message_id=message.message_id,
+        message_id=sent.message_id,
         kind=kind,
         anonymous=anonymous,
         session_id=session_id,
@@ -122,4 +129,4 @@ async def post_quiz(
         position=position,
         open_period=open_period,
     )
-    return message, delivery
+    return sent, delivery

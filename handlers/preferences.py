@@ -10,11 +10,12 @@ from __future__ import annotations
 import secrets
 from dataclasses import replace
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Update
 from telegram.ext import ContextTypes
 
 from engines.i18n import LOCALES, text
 from handlers.basic import LANG_NAMES
+from handlers.botapi import Button, Markup, button, edit_pressed, markup, send_text
 from handlers.context import acknowledge, remember, state
 from handlers.menus import open_menu
 from handlers.reminders import arm
@@ -66,21 +67,21 @@ LABELS = {
 }
 
 
-def _button(label: str, nonce: str, action: str, value: object) -> InlineKeyboardButton:
-    return InlineKeyboardButton(label, callback_data=CODEC.build(nonce, f"{action}:{value}"))
+def _button(label: str, nonce: str, action: str, value: object) -> Button:
+    return button(label, CODEC.build(nonce, f"{action}:{value}"))
 
 
-def _rows(buttons: list[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
+def _rows(buttons: list[Button], width: int) -> list[list[Button]]:
     return [buttons[i : i + width] for i in range(0, len(buttons), width)]
 
 
-def _back(locale: str, nonce: str) -> list[InlineKeyboardButton]:
+def _back(locale: str, nonce: str) -> list[Button]:
     return [_button(text(locale, "settings_back"), nonce, "open", "main")]
 
 
 def main_menu(
     context: ContextTypes.DEFAULT_TYPE, locale: str, nonce: str, preferences: Preferences
-) -> tuple[str, InlineKeyboardMarkup]:
+) -> tuple[str, Markup]:
     zone = learner_zone(preferences, DEFAULT_TIME_ZONE)
     reminder = (
         text(locale, "reminder_daily", time=preferences.reminder)
@@ -96,7 +97,7 @@ def main_menu(
         time_zone=zone,
     )
     parts = [_button(text(locale, LABELS[part]), nonce, "open", part) for part in PARTS]
-    return body, InlineKeyboardMarkup(_rows(parts, 3))
+    return body, markup(_rows(parts, 3))
 
 
 def part_menu(
@@ -106,12 +107,12 @@ def part_menu(
     part: str,
     preferences: Preferences,
     page: int = 0,
-) -> tuple[str, InlineKeyboardMarkup]:
+) -> tuple[str, Markup]:
     """The choices of one part of the menu, with a way back."""
     nonce = setup["nonce"]
     if part == "ch":
         prompt, keyboard = chapter_keyboard(context, locale, nonce, page, setup["picked"], CODEC)
-        return prompt, InlineKeyboardMarkup([*keyboard.inline_keyboard, _back(locale, nonce)])
+        return prompt, markup([*keyboard["inline_keyboard"], _back(locale, nonce)])
     if part == "lang":
         rows = [[_button(LANG_NAMES[code], nonce, "lang", code) for code in LOCALES]]
         prompt = text(locale, "lang_prompt")
@@ -130,9 +131,9 @@ def part_menu(
             "diff": ("choose_difficulty", "diff", DIFFICULTY_CHOICES, "difficulty_"),
             "src": ("choose_source", "src", SOURCES, "source_"),
         }[part]
-        rows = list(choice_keyboard(locale, nonce, action, values, prefix, CODEC).inline_keyboard)
+        rows = choice_keyboard(locale, nonce, action, values, prefix, CODEC)["inline_keyboard"]
         prompt = text(locale, prompt)
-    return prompt, InlineKeyboardMarkup([*rows, _back(locale, nonce)])
+    return prompt, markup([*rows, _back(locale, nonce)])
 
 
 async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -152,7 +153,8 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         context,
         SETTINGS_KEY,
         setup,
-        lambda: update.effective_message.reply_text(body, reply_markup=keyboard),
+        update.effective_chat.id,
+        lambda: send_text(context.bot, update.effective_chat.id, body, markup=keyboard),
         locale,
     )
 
@@ -207,10 +209,10 @@ async def settings_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         preferences, locale = await _save(update, context, setup, preferences, action, value, locale)
         await acknowledge(query, text(locale, "settings_saved"))
         body, keyboard = main_menu(context, locale, nonce, preferences)
-        await query.edit_message_text(body, reply_markup=keyboard)
+        await edit_pressed(query, body, keyboard)
         return
     await acknowledge(query)
-    await query.edit_message_text(body, reply_markup=keyboard)
+    await edit_pressed(query, body, keyboard)
 
 
 async def _save(

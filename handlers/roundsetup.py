@@ -15,6 +15,7 @@ from telegram.ext import ContextTypes
 
 from engines.i18n import text
 from engines.rounds import RoundKind
+from handlers.botapi import edit_pressed
 from handlers.context import acknowledge, remember, state
 from handlers.menus import open_menu
 from handlers.pacing import post
@@ -57,7 +58,8 @@ async def open_dialogue(
         context,
         SETUP_KEY,
         setup,
-        lambda: post(context.application, update.effective_chat.id, prompt, reply_markup=keyboard),
+        update.effective_chat.id,
+        lambda: post(context.application, update.effective_chat.id, prompt, keyboard),
         locale,
     )
 
@@ -73,8 +75,8 @@ def cancel_dialogue(context: ContextTypes.DEFAULT_TYPE) -> bool:
 async def _ask(
     query: CallbackQuery, locale: str, nonce: str, prompt: str, action: str, values: tuple, label_prefix: str
 ) -> None:
-    await query.edit_message_text(
-        text(locale, prompt), reply_markup=choice_keyboard(locale, nonce, action, values, label_prefix)
+    await edit_pressed(
+        query, text(locale, prompt), choice_keyboard(locale, nonce, action, values, label_prefix)
     )
 
 
@@ -95,7 +97,7 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     await acknowledge(query)
     if action == "page" and number_in(value):
         prompt, keyboard = chapter_keyboard(context, locale, nonce, value)
-        await query.edit_message_text(prompt, reply_markup=keyboard)
+        await edit_pressed(query, prompt, keyboard)
     elif action == "ch" and (choice := chapter_choice(context, locale, value)) is not None:
         setup.update(choice)
         await _ask(query, locale, nonce, "choose_type", "type", QUIZ_TYPES, "type_")

@@ -9,7 +9,6 @@ import logging
 import random
 from dataclasses import replace
 
-from telegram import Message
 from telegram.ext import Application, ContextTypes
 
 from engines.i18n import plural, text
@@ -28,13 +27,8 @@ from vocabulary.records import GenerationRequest
 log = logging.getLogger(__name__)
 
 
-def shown(message: Message) -> Shown | None:
-    """The message as one a status may be written under: plain text, no buttons (an edit would drop them)."""
-    return Shown(message.message_id, message.text) if message.text and message.reply_markup is None else None
-
-
 async def start_session(
-    context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int, chosen: QuizSettings, summary: Message
+    context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int, chosen: QuizSettings, summary: Shown
 ) -> None:
     """`summary`: the dialogue's message with the chosen settings, where the first status is written."""
     found = state(context)
@@ -44,7 +38,7 @@ async def start_session(
     if chosen.source == "past_papers":
         await start_past_papers(found, chat_id, user_id, chosen)
         return
-    await found.sessions.start(chat_id, user_id, chosen, shown(summary))
+    await found.sessions.start(chat_id, user_id, chosen, summary)
 
 
 async def start_case(found: BotState, chat_id: int, user_id: int, chosen: QuizSettings) -> None:

@@ -11,10 +11,12 @@ import asyncio
 import secrets
 from collections.abc import Collection
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Update
 from telegram.ext import ContextTypes
 
 from engines.i18n import text
+from engines.sessions import Shown
+from handlers.botapi import Button, Markup, button, edit_pressed, markup, send_text
 from handlers.context import acknowledge, remember, state
 from handlers.menus import open_menu
 from handlers.sessions import start_session
@@ -32,9 +34,9 @@ SETUP_KEY = "setup"
 
 def _button(
     label: str, nonce: str, action: str, value: object, codec: callbacks.Button | None = None
-) -> InlineKeyboardButton:
+) -> Button:
     data = codec.build(nonce, f"{action}:{value}") if codec else callbacks.setup_step(nonce, action, value)
-    return InlineKeyboardButton(label, callback_data=data)
+    return button(label, data)
 
 
 def practice_chapters(context: ContextTypes.DEFAULT_TYPE) -> list:
@@ -79,7 +81,7 @@ def chapter_keyboard(
     prompt = text(locale, "choose_chapter", page=page + 1, pages=pages)
     if picked is not None:
         prompt = f"{prompt}\n{text(locale, 'chapters_hint')}"
-    return prompt, InlineKeyboardMarkup(rows)
+    return prompt, markup(rows)
 
 
 def choice_keyboard(
@@ -89,9 +91,9 @@ def choice_keyboard(
     values: tuple,
     label_prefix: str,
     codec: callbacks.Button | None = None,
-) -> InlineKeyboardMarkup:
+) -> Markup:
     labels = [text(locale, f"{label_prefix}{v}") if label_prefix else str(v) for v in values]
-    return InlineKeyboardMarkup(
+    return markup(
         [[_button(label, nonce, action, v, codec) for label, v in zip(labels, values, strict=True)]]
     )
 
@@ -139,19 +141,17 @@ def picked_indexes(context: ContextTypes.DEFAULT_TYPE, chapters: tuple[tuple[str
     return [keys.index(key) for key in chapters if key in keys]
 
 
-def _chapter_menu(
-    context: ContextTypes.DEFAULT_TYPE, locale: str, setup: dict
-) -> tuple[str, InlineKeyboardMarkup]:
+def _chapter_menu(context: ContextTypes.DEFAULT_TYPE, locale: str, setup: dict) -> tuple[str, Markup]:
     """The first step, with the learner's default chapters ticked and a button that starts with all of
     their defaults at once."""
     prompt, keyboard = chapter_keyboard(context, locale, setup["nonce"], 0, setup["picked"])
     defaults = setup["defaults"]
     prompt = f"{prompt}\n\n{text(locale, 'defaults_line', settings=settings_line(context, locale, defaults))}"
     rows = [
-        *keyboard.inline_keyboard,
+        *keyboard["inline_keyboard"],
         [_button(text(locale, "use_defaults"), setup["nonce"], "go", "defaults")],
     ]
-    return prompt, InlineKeyboardMarkup(rows)
+    return prompt, markup(rows)
 
 
 async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -174,7 +174,7 @@ async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if running is not None:
         setup["confirm"] = True
         prompt = text(locale, "session_running", asked=running.position, count=running.settings.count)
-        keyboard = InlineKeyboardMarkup(
+        keyboard = markup(
             [
                 [
                     _button(text(locale, "session_end"), setup["nonce"], "end", "yes"),
@@ -188,7 +188,8 @@ async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         context,
         SETUP_KEY,
         setup,
-        lambda: update.effective_message.reply_text(prompt, reply_markup=keyboard),
+        update.effective_chat.id,
+        lambda: send_text(context.bot, update.effective_chat.id, prompt, markup=keyboard),
         locale,
     )
 
@@ -226,7 +227,7 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await _start(update, context, locale, setup["defaults"])
     elif action == "page":
         prompt, keyboard = chapter_keyboard(context, locale, nonce, value, setup["picked"])
-        await query.edit_message_text(prompt, reply_markup=keyboard)
+        await edit_pressed(query, prompt, keyboard)
     elif action == "ch" and isinstance(value, int):
         picked = setup["picked"]
         if value in picked:
@@ -234,7 +235,7 @@ async def setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         else:
             picked.append(value)
         prompt, keyboard = chapter_keyboard(context, locale, nonce, value // PAGE_SIZE, picked)
-        await query.edit_message_text(prompt, reply_markup=keyboard)
+        await edit_pressed(query, prompt, keyboard)
     elif action == "ch":
         chapters = practice_chapters(context)
         if value == "done":
@@ -288,15 +289,11 @@ async def _ask_type(query, context: ContextTypes.DEFAULT_TYPE, locale: str, setu
     if not setup["case"]:
         prompt = f"{prompt}\n{text(locale, 'case_unavailable')}"
     types = SESSION_TYPES if setup["case"] else QUIZ_TYPES
-    await query.edit_message_text(
-        prompt, reply_markup=choice_keyboard(locale, setup["nonce"], "type", types, "type_")
-    )
+    await edit_pressed(query, prompt, choice_keyboard(locale, setup["nonce"], "type", types, "type_"))
 
 
 async def _ask(query, locale: str, nonce: str, prompt: str, action: str, values: tuple, prefix: str) -> None:
-    await query.edit_message_text(
-        text(locale, prompt), reply_markup=choice_keyboard(locale, nonce, action, values, prefix)
-    )
+    await edit_pressed(query, text(locale, prompt), choice_keyboard(locale, nonce, action, values, prefix))
 
 
 async def _answer_confirmation(
@@ -306,12 +303,12 @@ async def _answer_confirmation(
     query = update.callback_query
     if not end:
         context.chat_data.pop(SETUP_KEY, None)
-        await query.edit_message_text(text(locale, "session_kept"))
+        await edit_pressed(query, text(locale, "session_kept"))
         return
     await state(context).sessions.stop(update.effective_chat.id, query.from_user.id, finish=False)
     setup["confirm"] = False
     prompt, keyboard = _chapter_menu(context, locale, setup)
-    await query.edit_message_text(prompt, reply_markup=keyboard)
+    await edit_pressed(query, prompt, keyboard)
 
 
 async def _start(
@@ -319,7 +316,8 @@ async def _start(
 ) -> None:
     query = update.callback_query
     summary = text(locale, "summary_choices", settings=settings_line(context, locale, chosen))
-    shown = await query.edit_message_text(summary)
+    await edit_pressed(query, summary)
+    shown = Shown(query.message.message_id, summary)
     await start_session(context, update.effective_chat.id, query.from_user.id, chosen, shown)
 
 

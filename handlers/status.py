@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import time
 
-from telegram.error import BadRequest
 from telegram.ext import Application
 
 from engines.i18n import text
 from engines.sessions import Shown
 from graph.events import Progress
+from handlers.botapi import edit_text, send_text
 from handlers.pacing import paced
 
 EDIT_INTERVAL = 1.0
@@ -67,7 +67,7 @@ class StatusMessage:
         if self.message_id is None:
             self._shown = self._render()
             async with paced(self.app, self.chat_id):
-                self.message_id = (await self.bot.send_message(self.chat_id, self._shown)).message_id
+                self.message_id = await send_text(self.bot, self.chat_id, self._shown)
         self._last_edit = time.monotonic()
 
     async def add(self, event: Progress) -> None:
@@ -83,10 +83,6 @@ class StatusMessage:
         rendered = self._render()
         if self.message_id is None or rendered == self._shown:
             return
-        try:
-            await self.bot.edit_message_text(rendered, self.chat_id, self.message_id)
-        except BadRequest as exc:
-            if "not modified" not in str(exc).lower():
-                raise
+        await edit_text(self.bot, self.chat_id, self.message_id, rendered, unchanged_ok=True)
         self._shown = rendered
         self._last_edit = time.monotonic()

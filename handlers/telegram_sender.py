@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from contextlib import suppress
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, ReplyParameters
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import Application
 
 from engines.sending import Buttons, Refused, SendFailed, SentQuiz
+from handlers import botapi
 from handlers.pacing import paced
 from handlers.polls import needs_intro, send_quiz, vote_keyboard
 from vocabulary.records import Question
@@ -22,24 +22,14 @@ class TelegramSender:
     async def text(
         self, chat_id: int, body: str, *, reply_to: int | None = None, buttons: Buttons | None = None
     ) -> int:
-        markup = (
-            InlineKeyboardMarkup(
-                [[InlineKeyboardButton(label, callback_data=data) for label, data in row] for row in buttons]
-            )
-            if buttons
-            else None
-        )
-        reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
+        markup = botapi.keyboard(buttons) if buttons else None
         try:
             async with paced(self.app, chat_id):
-                message = await self.app.bot.send_message(
-                    chat_id, body, reply_markup=markup, reply_parameters=reply
-                )
+                return await botapi.send_text(self.app.bot, chat_id, body, markup=markup, reply_to=reply_to)
         except (BadRequest, Forbidden) as exc:
             raise Refused(exc.message) from exc
         except TelegramError as exc:
             raise SendFailed(exc.message) from exc
-        return message.message_id
 
     async def quiz(
         self,
@@ -56,7 +46,7 @@ class TelegramSender:
         messages = 2 if needs_intro(question, label) else 1
         try:
             async with paced(self.app, chat_id, messages):
-                message = await send_quiz(
+                return await send_quiz(
                     self.app.bot,
                     chat_id,
                     question,
@@ -70,7 +60,6 @@ class TelegramSender:
             raise Refused(exc.message) from exc
         except TelegramError as exc:
             raise SendFailed(exc.message) from exc
-        return SentQuiz(message_id=message.message_id, poll_id=message.poll.id)
 
     async def stop_poll(self, chat_id: int, message_id: int, version_id: int) -> None:
         try:

@@ -36,5 +36,5 @@ async def test_a_long_stem_goes_first_as_a_message_and_the_poll_refers_to_it():
     assert quiz.poll.question == "请根据上文作答"
     assert quiz.reply_to_message_id == intro.message_id
     assert quiz.poll.correct_option_ids == (1, 3) and quiz.poll.allows_multiple_answers
-    assert sent.poll.id == quiz.poll.id
+    assert (sent.poll_id, sent.message_id) == (quiz.poll.id, quiz.message_id)
     assert [b.text for b in quiz.buttons] == ["👍", "👎"]

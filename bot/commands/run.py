@@ -36,7 +36,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         raise StartupError(f"webhook mode needs [telegram] webhook_url and ${telegram.secret_env}")
     # The bot's modules take seconds to import: a missing token or webhook setting is refused before that.
     from bot.app import build_application
-    from bot.runner import configure_logging, serve_polling, serve_webhook, stop_on_signals
+    from bot.runner import configure_logging, run_loop, serve_polling, serve_webhook, stop_on_signals
     from engines.metrics import Metrics
 
     configure_logging()
@@ -51,5 +51,5 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         else:
             await serve_polling(application, settings, stop)
 
-    asyncio.run(main())
+    run_loop(main())
     return 0
