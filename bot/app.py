@@ -8,6 +8,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from telegram import BotCommand
 from telegram.error import InvalidToken, NetworkError, TelegramError
@@ -57,8 +58,8 @@ COMMANDS = (
 )
 
 
-def load_checked_sources(settings: Settings) -> Sources:
-    sources = load_sources(settings.data.knowledge_base, settings.data.question_bank)
+def load_checked_sources(settings: Settings, read: Callable[[Path, Path], Sources] | None = None) -> Sources:
+    sources = (read or load_sources)(settings.data.knowledge_base, settings.data.question_bank)
     if sources.fatal:
         raise StartupError("; ".join(str(p) for p in sources.fatal))
     for problem in sources.problems:
@@ -73,10 +74,12 @@ def build_application(
     pace: Pace | None = None,
     clock: Clock | None = None,
     wrap_sender: Callable[[Sender], Sender] | None = None,
+    read_sources: Callable[[Path, Path], Sources] | None = None,
 ) -> Application:
     """`pace`: the timing of timed rounds and group posts; tests pass a shrunk one. `clock`: the time the
     engines and the store go by; tests move it forward (a review coming due) instead of waiting.
-    `wrap_sender`: what the engines send through, around the Telegram sender (tests hold or fail a send)."""
+    `wrap_sender`: what the engines send through, around the Telegram sender (tests hold or fail a send).
+    `read_sources`: how the knowledge base and bank are read at start (tests reuse one reading)."""
     pace = pace or Pace()
     base = settings.telegram.base_url.rstrip("/")
     file_base = base[: -len("/bot")] + "/file/bot" if base.endswith("/bot") else base + "/file"
@@ -104,6 +107,7 @@ def build_application(
         pace=pace,
         clock=clock or WallClock(),
         wrap_sender=wrap_sender,
+        read_sources=read_sources,
     )
     handlers.register(application)
     return application
@@ -117,7 +121,7 @@ async def open_services(application: Application) -> None:
         settings.storage.database, synchronous=settings.storage.synchronous, clock=found.clock.now
     )
     try:
-        sources = load_checked_sources(settings)
+        sources = load_checked_sources(settings, found.read_sources)
         # Imported here: the loop's libraries take seconds, and a bad store or token is refused without them.
         from graph.service import GenerationService
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engines.clock import Clock, Pace, WallClock
@@ -38,6 +39,8 @@ class BotState:
     pace: Pace = field(default_factory=Pace)
     # Around the Telegram sender, when a test holds or fails what the engines send.
     wrap_sender: Callable[[Sender], Sender] | None = None
+    # Reads the knowledge base and the bank when the bot opens; tests reuse one reading across many starts.
+    read_sources: Callable[[Path, Path], Sources] | None = None
     sources: Sources = field(init=False)
     generation: GenerationService = field(init=False)
     store: Store = field(init=False)

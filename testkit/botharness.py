@@ -6,11 +6,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from unittest import mock
 
 from telegram.ext import Application
 
-import bot.app
 from bot.app import build_application, running
 from emulator import EmulatorClient, EmulatorOptions, EmulatorServer
 from engines.clock import Clock, Pace
@@ -34,8 +32,8 @@ _LOADED: dict[tuple[tuple[str, int, int], ...], Sources] = {}
 
 
 def _load_once(*paths: str | Path) -> Sources:
-    """`load_sources` remembered per content of the files: most tests start the bot on the bundled sample,
-    some several times, and reading it again cost every start some 65 ms of CPU. A file
+    """`load_sources` remembered per file, modification time and size: most tests start the bot on the
+    bundled sample, some several times, and reading it again cost every start some 65 ms of CPU. A file
     changed or missing is read (and reported) afresh."""
     try:
         key = tuple(
@@ -58,11 +56,12 @@ async def bot_running(
 ) -> AsyncIterator[Application]:
     """`pace`: shrunk round and posting times (testkit.roundharness.quick_pace); `clock`: a time a test
     moves forward; `wrap_sender`: a sender around the bot's own, to hold or fail a send."""
-    application = build_application(settings, emulator.token, pace=pace, clock=clock, wrap_sender=wrap_sender)
-    with mock.patch.object(bot.app, "load_sources", _load_once):
-        async with running(application):
-            await application.updater.start_polling(poll_interval=0.0, timeout=1)
-            yield application
+    application = build_application(
+        settings, emulator.token, pace=pace, clock=clock, wrap_sender=wrap_sender, read_sources=_load_once
+    )
+    async with running(application):
+        await application.updater.start_polling(poll_interval=0.0, timeout=1)
+        yield application
 
 
 @asynccontextmanager
