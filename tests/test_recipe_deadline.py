@@ -73,17 +73,17 @@ def test_the_key_is_fifteen_days_after_the_day_of_acceptance_and_the_others_are_
         gaps = [(_day(option) - start).days for option in question.options]
         assert question.answer == ["ABCD"[gaps.index(15)]], (question.stem, question.options)
         assert len(set(gaps)) == 4 and {5, 30, 60, 90} & set(gaps), gaps  # another limit of the chapter
-        assert "开始的当日不计入" in question.explanation and "③" not in question.explanation
+        assert "开始的当日不计入" in question.explanation and "与本案无关" not in question.explanation
         for why in re.findall(
             r"选项[A-D]“[^”]+”([^；。]+)", question.explanation
         ):  # each wrong day's mistake
-            assert re.search(r"第15日|少算了一日|多算了一日|15个工作日|教材对“", why), why
+            assert re.search(r"第15日|少算了一日|多算了一日|15个工作日|本案的期限是15日", why), why
         keys.add(question.answer[0])
     assert len(keys) >= 2  # the right day is not always the same option
 
 
 def test_the_critic_signs_the_right_day_and_rejects_a_wrong_one():
-    for text, seed in [(t, seed) for t in (DECIDE, DECIDE + COUNTED) for seed in range(6)]:
+    for text, seed in [(t, seed) for t in (DECIDE + COUNTED, REFUND + COUNTED) for seed in range(6)]:
         pieces, facts = _kb(text)
         library = SimpleNamespace(knowledge=KnowledgeIndex(pieces), facts=facts)
         question = _write(seed, text)
@@ -95,7 +95,9 @@ def test_the_critic_signs_the_right_day_and_rejects_a_wrong_one():
 
 
 def test_working_days_strict_requests_and_other_types_are_not_told():
-    assert _write(1, "不动产登记机构应当自受理登记申请之日起30个工作日内办结不动产登记手续。") is None
+    for qtype in ("single", "multi"):
+        text = "不动产登记机构应当自受理登记申请之日起30个工作日内办结不动产登记手续。" + COUNTED
+        assert _write(1, text, qtype=qtype) is None
     assert _write(1, mode="strict") is None
     assert _write(1, qtype="judge") is None
 
@@ -139,7 +141,7 @@ REFUND = (
 
 def test_a_refund_case_tells_the_condition_under_which_the_buyer_may_withdraw():
     for seed in range(6):
-        question = _write(seed, REFUND)
+        question = _write(seed, REFUND, qtype="multi")
         assert question is not None
         assert "，因面积误差比绝对值超出3%，买受人提出退房。" in question.stem, question.stem
         assert "买受人提出退房" in question.stem
@@ -148,7 +150,7 @@ def test_a_refund_case_tells_the_condition_under_which_the_buyer_may_withdraw():
 def test_the_other_limits_come_from_the_same_chapter_when_it_has_them():
     """A limit of another chapter is one the learner has not just studied: it reads as a made-up figure."""
     elsewhere = ("第四篇 税费", "第九章 契税", "一、申报")
-    pieces, _ = _kb(DECIDE)
+    pieces, _ = _kb(DECIDE + COUNTED)
     pieces.append(
         Slice(id="s-far", path=elsewhere, mastery="掌握", text="纳税人应当自签订合同之日起二十日内申报。")
     )
@@ -168,7 +170,7 @@ def test_the_other_limits_come_from_the_same_chapter_when_it_has_them():
 
 def test_an_application_whose_matter_the_rule_does_not_name_is_not_told():
     """ "某中心受理申请" with no applicant and no matter is no case."""
-    assert _write(1, "登记机构应当自受理申请之日起15日内作出决定。") is None
+    assert _write(1, "登记机构应当自受理申请之日起15日内作出决定。", qtype="multi") is None
 
 
 def test_the_premise_is_found_in_another_point_of_the_chapter_and_without_it_the_case_is_not_told():
@@ -179,39 +181,67 @@ def test_the_premise_is_found_in_another_point_of_the_chapter_and_without_it_the
     pieces, _ = _kb(rule)
     for seed in range(4):
         facts = compile_kb([*pieces, premise])
-        task = Task(slice=pieces[0], qtype="single", mode="flexible", seed=seed, facts=facts)
+        task = Task(slice=pieces[0], qtype="multi", mode="flexible", seed=seed, facts=facts)
         written = RECIPE.write(_rule(facts), Brief(task=task, facts=facts, rng=random.Random(seed)))
         assert written is not None and "因面积误差比绝对值超出3%，买受人提出退房" in written.draft.stem
-    assert all(_write(seed, rule) is None for seed in range(4))
+    assert all(_write(seed, rule, qtype="multi") is None for seed in range(4))
 
 
-def test_without_a_counting_rule_the_case_asks_which_day_keeps_the_limit_however_it_is_counted():
-    """Examiners struck a by-when date the textbook gives no rule to reckon (is the day of acceptance day 1?
-    are they working days?): without one, a day said to keep the limit lies inside it on any reading and a
-    day said to miss it lies past it on any reading; a longer limit of the chapter is named for what it is,
-    and the key is not always the earliest (or the latest) date."""
-    forms, letters, named = set(), set(), False
+def _gaps(question: Question) -> list[int]:
+    start = _day(question.stem)
+    return [(_day(option) - start).days for option in question.options]
+
+
+def test_without_a_counting_rule_no_single_is_told_as_its_one_kept_day_would_be_the_earliest():
+    """Examiners struck "其中没有超过规定期限的是" with one day inside and three far past it: the earliest
+    date was the key, known without the rule."""
+    assert all(_write(seed) is None for seed in range(8))
+    assert all(_write(seed, REFUND) is None for seed in range(8))
+
+
+def test_a_multiple_choice_asks_days_either_side_of_the_limits_end_that_only_the_rule_tells_apart():
+    """Without a counting rule the disputable last day (is the day of acceptance day 1?) is never an option;
+    the days either side of it keep or miss the limit on both readings and lie within three days of it."""
+    forms, counts = set(), set()
     for seed in range(16):
-        question = _write(seed)
+        question = _write(seed, qtype="multi")
         assert question is not None
-        assert "最迟" not in question.stem, question.stem
-        kept = "没有超过规定期限" in question.stem
-        assert kept or "已超过规定期限" in question.stem, question.stem
+        kept = "没有超过规定期限的有" in question.stem
+        assert kept or "已超过规定期限的有" in question.stem, question.stem
         forms.add(kept)
-        letters.add(question.answer[0])
-        start = _day(question.stem)
-        gaps = [(_day(option) - start).days for option in question.options]
-        working, day = 0, start
-        while working < 15:
-            day += dt.timedelta(days=1)
-            working += plain_working_day(day)
-        last = (day - start).days
-        # day 14 is the last if the day of acceptance counts; the working-day reading runs longest
-        inside = [0 < gap <= 13 for gap in gaps]
-        past = [gap > max(last, 22) for gap in gaps]
-        key = "ABCD".index(question.answer[0])
-        assert (inside if kept else past)[key], (question.stem, gaps)
-        assert all((past if kept else inside)[i] for i in range(4) if i != key), (question.stem, gaps)
-        assert "当日不计入" not in question.explanation and "③" not in question.explanation
-        named = named or "与本案无关" in question.explanation
-    assert forms == {True, False} and len(letters) >= 2 and named
+        gaps = _gaps(question)
+        assert 15 not in gaps and {14, 16} <= set(gaps) and all(12 <= gap <= 18 for gap in gaps), gaps
+        assert 4 <= len(gaps) <= 5
+        right = ["ABCDE"[i] for i, gap in enumerate(gaps) if (gap < 15) == kept]
+        assert question.answer == right, (question.stem, question.options)
+        counts.add(len(right))
+        assert "无论" in question.explanation and "与本案无关" not in question.explanation
+        for day in (14, 15):
+            assert plain_working_day(_day(question.stem) + dt.timedelta(days=day))
+        pieces, facts = _kb(DECIDE)
+        library = SimpleNamespace(knowledge=KnowledgeIndex(pieces), facts=facts)
+        assert ground_question(question, pieces[0], library).issues(strict=True) == [], question.options
+    assert forms == {True, False} and len(counts) >= 2  # neither the form nor the number of keys is fixed
+
+
+def test_with_a_counting_rule_the_last_day_itself_is_asked_and_the_critic_signs_it():
+    for seed in range(8):
+        text = DECIDE + COUNTED
+        question = _write(seed, text, qtype="multi")
+        assert question is not None
+        gaps = _gaps(question)
+        assert {15, 16} <= set(gaps), gaps
+        kept = "没有超过规定期限的有" in question.stem
+        assert question.answer == ["ABCDE"[i] for i, gap in enumerate(gaps) if (gap <= 15) == kept]
+        pieces, facts = _kb(text)
+        library = SimpleNamespace(knowledge=KnowledgeIndex(pieces), facts=facts)
+        assert ground_question(question, pieces[0], library).issues(strict=True) == [], question.options
+        wrong = question.model_copy(
+            update={
+                "answer": [
+                    *question.answer,
+                    *[x for x in "ABCDE"[: len(gaps)] if x not in question.answer][:1],
+                ]
+            }
+        )
+        assert ground_question(wrong, pieces[0], library).issues(strict=True), question.options

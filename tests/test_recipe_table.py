@@ -201,17 +201,24 @@ DEED_FULL = _rows("full", DEED_HEADER, [*(row.items for row in DEED), SECOND_SMA
 
 
 def test_flexible_multi_asks_which_households_pay_the_rows_rate():
+    """Examiners struck "下列情形中，（　）的，契税税率为1%" over bare table rows, two of them of one row: a
+    case question asks which people pay it, each option a person in a row of their own."""
     shapes = set()
     for seed in range(10):
         written = _write(DEED_FULL[0], DEED_FULL, "multi", "flexible", seed)
         assert written is not None and written.fact_ids == ["full0"]
-        assert written.draft.stem.endswith("下列情形中，（　）的，契税税率为1%。")
+        assert written.draft.stem.endswith("，下列人员中，适用的契税税率为1%的有（　）。"), written.draft.stem
+        rows = set()
         for text, chosen in _chosen(written):
+            assert re.match(r"^.某的情况为：", text), text
             area = re.search(r"建筑面积(\d+)㎡", text)
             assert "140㎡" not in text  # every household has its own area, not the row's bound
             small_home = area is not None and float(area[1]) <= 140 and "第三套" not in text
             assert chosen == small_home, text
-            shapes.add(text.split("，")[0])
+            shape = text.split("：")[1].split("，")[0]
+            shapes.add(shape)
+            rows.add((shape, small_home))
+        assert len(rows) == len(written.draft.options), written.draft.options  # no row told twice
         assert len(written.draft.answer) >= 2
         assert _passes(written, "multi", "flexible") == []
     assert {"首套", "第二套"} <= shapes  # both 1% rows are asked, not only the one the question starts from
@@ -228,11 +235,12 @@ def test_flexible_multi_is_declined_for_rows_told_apart_by_label_only():
 
 
 def test_each_situation_is_explained_by_the_row_it_falls_in():
-    written = _write(DEED_FULL[1], DEED_FULL, "multi", "flexible", seed=4)
+    written = _write(DEED_FULL[0], DEED_FULL, "multi", "flexible", seed=4)
     assert written is not None
     analysis = written.draft.explanation.split("试题分析：")[1]
     for text, _ in _chosen(written):
-        row = "首套" if text.startswith("首套") else text.split("，")[0]
+        case = text.split("：")[1]
+        row = "首套" if case.startswith("首套") else case.split("，")[0]
         assert f"属于“{row}" in analysis
     assert set(written.draft.sources) <= {row.source for row in DEED_FULL}
 

@@ -9,7 +9,7 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 
-from graph.authors.recipes.deadline import limit_of
+from graph.authors.recipes.deadline import counting_rule, limit_of
 from graph.grounding.statements import Statement
 from graph.grounding.text import bare
 from graph.grounding.typed import FactCheck
@@ -43,7 +43,8 @@ def deadline(statement: Statement, facts: Sequence[Fact]) -> FactCheck | None:
         days = (due - start).days
         rule = f"自{limit.event}之日起{limit.days}日内"
         if not by:
-            return _kept(days, limit.days, rule, fact, _KEPT in whole)
+            counted = counting_rule(other.source for other in facts) is not None
+            return _kept(days, limit.days, rule, fact, _KEPT in whole, counted)
         if bare(f"{limit.actor}{_BY}") not in said:
             continue
         if days == limit.days:
@@ -52,11 +53,12 @@ def deadline(statement: Statement, facts: Sequence[Fact]) -> FactCheck | None:
     return None
 
 
-def _kept(days: int, limit: int, rule: str, fact: Fact, asked_kept: bool) -> FactCheck | None:
+def _kept(days: int, limit: int, rule: str, fact: Fact, asked_kept: bool, counted: bool) -> FactCheck | None:
     """A day before the limit's last under any reckoning keeps it, a day past it does not; the last day
-    itself depends on how the period is counted and is judged neither way. `asked_kept`: whether the
-    statement says the day keeps the limit (else that it misses it)."""
-    if 0 < days < limit:
+    itself keeps it only where the textbook says the event's own day is not counted (`counted`), and is
+    judged neither way otherwise. `asked_kept`: whether the statement says the day keeps the limit (else
+    that it misses it)."""
+    if 0 < days < limit or (counted and days == limit):
         inside = True
     elif days > limit:
         inside = False

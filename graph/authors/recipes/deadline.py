@@ -1,7 +1,9 @@
 """A time limit counted from an event ("住房公积金管理中心应当自受理申请之日起15日内作出准予贷款或者不准贷款
-的决定") → a 灵活 single choice asking by when. The wrong days are the mistakes a learner makes with this very
-limit: counting the event's own day, reading the days as working days, or taking another limit the same
-chapter (else the same part) of the textbook sets; never a figure the textbook does not have.
+的决定") → a 灵活 single choice asking by when, or a multiple choice asking which days around the limit's end
+keep it (or miss it). The by-when single is written only for a textbook that says how days are counted;
+its wrong days are the mistakes a learner makes with this very limit: counting the event's own day,
+reading the days as working days, or taking another limit the same chapter (else the same part) of the
+textbook sets; never a figure the textbook does not have.
 
 Only calendar days are told: working days would need a calendar of holidays the question cannot show.
 The day the event happens is not counted, as the civil law reckons a period in days; and the case's dates
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from graph.authors import holidays, scenes
@@ -117,15 +120,15 @@ class Wrong:
     why: str
 
 
-def _limits(brief: Brief, days: int) -> dict[int, str]:
-    """The other limits in days the same chapter sets, else the same part (篇), each with the clause that
-    sets it: limits a learner studying this one has just met."""
+def _limits(brief: Brief, days: int) -> list[int]:
+    """The other limits in days the same chapter sets, else the same part (篇): limits a learner studying
+    this one has just met. A figure counts only where a clause sets it as a time limit ("30日内")."""
     home = brief.task.slice
     for pool in (
         brief.facts.of_chapter(home.chapter, "threshold"),
         brief.facts.of_part(home.path[0], "threshold"),
     ):
-        found: dict[int, str] = {}
+        found: set[int] = set()
         for other in pool:
             if (
                 other.unit != "日"
@@ -134,20 +137,16 @@ def _limits(brief: Brief, days: int) -> dict[int, str]:
                 or other.value != int(other.value)
             ):
                 continue
-            for clause in re.split(r"[。；]", other.source):
-                if other.value in {_count(figure) for figure in _WITHIN.findall(clause)}:
-                    found.setdefault(int(other.value), unnumbered(clause.split("：")[-1].strip("，")))
+            if other.value in {_count(figure) for figure in _WITHIN.findall(other.source)}:
+                found.add(int(other.value))
         if found:
-            return dict(sorted(found.items()))
-    return {}
+            return sorted(found)
+    return []
 
 
 def _siblings(brief: Brief, days: int) -> list[Wrong]:
     """The chapter's other limits as the days a learner reckons with them."""
-    return [
-        Wrong(gap, f"是按{gap}日计算的日期，而{gap}日是教材对“{clause}”规定的期限，与本案无关")
-        for gap, clause in _limits(brief, days).items()
-    ]
+    return [Wrong(gap, f"是按{gap}日计算的日期，而本案的期限是{days}日") for gap in _limits(brief, days)]
 
 
 def unnumbered(clause: str) -> str:
@@ -155,9 +154,8 @@ def unnumbered(clause: str) -> str:
     return _NUMBERING.sub("", clause)
 
 
-def counting_rule(brief: Brief) -> str | None:
-    """The textbook's sentence on how a period in days is counted, when it has one."""
-    texts = [brief.task.slice.text, *(fact.source for fact in brief.facts)]
+def counting_rule(texts: Iterable[str]) -> str | None:
+    """The textbook's sentence on how a period in days is counted, when one of `texts` has it."""
     for text in texts:
         for sentence in re.split(r"(?<=[。；])", text):
             if _COUNTING.search(sentence):
@@ -228,10 +226,10 @@ def _short(actor: str) -> str:
 class Deadline:
     name = "deadline"
     kinds: tuple[FactKind, ...] = ("threshold",)
-    qtypes: tuple[QuestionType, ...] = ("single",)
+    qtypes: tuple[QuestionType, ...] = ("single", "multi")
 
     def write(self, fact: Fact, brief: Brief) -> Written | None:
-        if brief.task.mode != "flexible" or brief.task.qtype != "single":
+        if brief.task.mode != "flexible":
             return None
         limit = limit_of(fact)
         if limit is None:
@@ -243,9 +241,11 @@ class Deadline:
         if premise is None and _party_act(fact) is not None:
             return None  # "买受人提出退房" with no reason is no case
         because = f"因{premise}，" if premise else ""
-        counting = counting_rule(brief)
+        counting = counting_rule([home.text, *(other.source for other in brief.facts)])
+        if brief.task.qtype == "multi":
+            return _around(fact, brief, limit, because, counting is not None)
         if counting is None:
-            return _within(fact, brief, limit, because)
+            return None  # a single's one kept day would always be the earliest date
         return _by_when(fact, brief, limit, because, counting)
 
 
@@ -280,57 +280,60 @@ def _by_when(fact: Fact, brief: Brief, limit: Limit, because: str, counting: str
     )
 
 
-def _within(fact: Fact, brief: Brief, limit: Limit, because: str) -> Written | None:
-    """Which of four days keeps within the limit (or which one misses it), for a textbook that does not say
-    how a period in days is counted: a day inside lies inside however it is counted (the first day in or
-    out, calendar or working days), a day past it lies past it by any reckoning, the ends of the chapter's
-    longer limits first. Asking now for the one day kept, now for the one day missed, keeps the key from
-    always being the earliest date."""
+def _around(fact: Fact, brief: Brief, limit: Limit, because: str, counted: bool) -> Written | None:
+    """Which of four or five days around the limit's end keep within it (or miss it), as a multiple choice:
+    only the rule tells them apart, where a single choice's one kept day is always the earliest date. The
+    last day is told only when the textbook says how days are counted (`counted`); without it that day is
+    disputable (is the event's own day the first?) and the days either side of it are asked, which keep or
+    miss the limit on both readings. Both possible last days are plain working days, so none moves on."""
     days, rng = limit.days, brief.rng
     if days < 6:
         return None
-    longer = {gap: clause for gap, clause in _limits(brief, days).items() if gap > days}
-    start = scenes.day_in(rng, rng.choice(holidays.YEARS[-2:]))
-    while _working_days(start, days).year not in holidays.YEARS:  # a reckoning past the holiday table
-        start -= dt.timedelta(days=days)
-    # the most lenient reading: working days, or calendar days run on past a week of holidays
-    latest = (max(_working_days(start, days), start + dt.timedelta(days=days + 7)) - start).days
-    past = [gap for gap in longer if gap > latest]
-    rng.shuffle(past)
+    ends = (days,) if counted else (days - 1, days)
+    band = [gap for gap in range(days - 3, days + 4) if counted or gap != days]
     kept = rng.random() < 0.5
-    if kept:  # one day inside; one day only just past the limit, then the longer limits' ends
-        inside = [rng.randint(max(2, days // 3), days - 2)]
-        past = [latest + rng.randint(1, 5), *past[: _SIBLINGS - 1]]
-        while len(past) < _SIBLINGS:
-            past = list(dict.fromkeys([*past, latest + rng.randint(6, 20)]))
-    else:  # three days inside, one of them near its end; one day past it
-        inside = sorted({days - 2, *rng.sample(range(2, days - 2), 2)})
-        past = past[:1] or [latest + rng.randint(1, 12)]
+    edge = [days if counted else days - 1, days + 1]  # the pair the rule splits is always asked
+    for _ in range(_TRIES):
+        gaps = sorted([*edge, *rng.sample([gap for gap in band if gap not in edge], rng.choice((2, 3)))])
+        right = [(gap <= days) == kept for gap in gaps]
+        start = scenes.day_in(rng, rng.choice(holidays.YEARS[-2:]))
+        keys = {(start + dt.timedelta(days=gap)).day for gap, key in zip(gaps, right, strict=True) if key}
+        # a key's day of the month also in the stem's date would give it away
+        if (
+            2 <= sum(right) < len(right)
+            and all(plain_working_day(start + dt.timedelta(days=gap)) for gap in {0, *ends, *gaps})
+            and start.day not in keys
+        ):
+            break
+    else:
+        return None
     told = _told(brief, limit, _day(start), because)
     if told is None:
         return None
     doer = limit.actor if _OWN_PARTY.match(limit.event) else f"该{_short(limit.actor)}"
     asked = "没有超过规定期限" if kept else "已超过规定期限"
-    stem = f"{told}。{doer}于下列日期{limit.act}，其中{asked}的是（　）"
+    stem = f"{told}。{doer}于下列日期{limit.act}，其中{asked}的有（　）。"
     choices = []
-    for gap in inside:
+    for gap, correct in zip(gaps, right, strict=True):
         day = start + dt.timedelta(days=gap)
-        why = f"“{_day(day)}”是{_day(start)}之后第{gap}日，在{days}日的期限之内"
-        choices.append(O.Option(_day(day), kept, why))
-    for gap in past:
-        day = start + dt.timedelta(days=gap)
-        why = f"“{_day(day)}”是{_day(start)}之后第{gap}日，已超过{days}日的期限"
-        if gap in longer:
-            why += f"（{gap}日是教材对“{longer[gap]}”规定的期限，与本案无关）"
-        choices.append(O.Option(_day(day), not kept, why))
+        where = f"在{days}日的期限之内" if gap <= days else f"已超过{days}日的期限"
+        choices.append(O.Option(_day(day), correct, f"“{_day(day)}”是{_day(start)}之后第{gap}日，{where}"))
+    last = _day(start + dt.timedelta(days=days))
+    if counted:
+        lead = f"教材规定，{_rule(limit)}。{_day(start)}的次日为第1日，期限的最后一日是{last}。"
+    else:
+        lead = (
+            f"教材规定，{_rule(limit)}。无论{_day(start)}当日是否计入，第{days - 1}日及以前都在期限之内，"
+            f"第{days + 1}日及以后都已超过期限。"
+        )
     return O.choice(
         [fact.id],
-        "single",
+        "multi",
         stem,
-        sorted(choices, key=lambda option: _order(option.text)),
+        choices,
         [fact.source],
-        lead=f"教材规定，{_rule(limit)}。",
-        difficulty=0.45,
+        lead=lead,
+        difficulty=0.5,
     )
 
 

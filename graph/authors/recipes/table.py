@@ -334,8 +334,10 @@ class Table:
         ]
 
     def _situations(self, fact: Fact, rows: list[Fact], brief: Brief) -> Written | None:
-        """Cases placed in this row and in other rows, asked which get this row's value: every row with the
-        same value is right ("首套，建筑面积120㎡" and "第二套，建筑面积100㎡" both pay 1%)."""
+        """People whose cases fall in this row and in other rows, asked which get this row's value: every row
+        with the same value is right ("首套，建筑面积120㎡" and "第二套，建筑面积100㎡" both pay 1%). Each row
+        is told once, as two cases of one row test the same thing; each case is a person's, as a case
+        question is about people, not about the table's rows."""
         rng = brief.rng
         asked = _lookup(fact, rows, rng, what_of(fact, brief))
         if asked is None or not any(i and bounds(c) for i, c in asked.conditions):
@@ -345,8 +347,8 @@ class Table:
         right, wrong = [], []
         for row in rows:
             cases = self._cases(row, rows, asked)
-            if O.key(row.items[asked.column]) == right_key:
-                right += [(case, row) for case in cases]
+            if cases and O.key(row.items[asked.column]) == right_key:
+                right.append((rng.choice(cases), row))
             elif cases and not _blank(row.items[asked.column]):
                 wrong.append((cases[0], row))
         if brief.task.qtype == "multi":
@@ -361,13 +363,16 @@ class Table:
             picked = [(rng.choice(own), fact, True), *((*case, False) for case in rng.sample(wrong, 3))]
         if len({O.key(case) for case, _, _ in picked}) < len(picked):
             return None
-        choices = []
+        choices, taken = [], set()
         for case, row, correct in picked:
+            name = scenes.plain_name(rng, taken)
+            taken.add(name)
             value = _value(row.items[asked.column], unit)
             why = f"属于“{_situation(row, asked.column)}”的情形，{asked.target}为{value}"
-            choices.append(O.Option(case, correct, why))
+            choices.append(O.Option(f"{name}的情况为：{case}", correct, why))
         when = O.case_date(rng, fact.source)
-        stem = f"{when}，下列情形中，（　）的，{asked.target}为{asked.right}。"
+        ending = "有" if brief.task.qtype == "multi" else "是"
+        stem = f"{when}，下列人员中，适用的{asked.target}为{asked.right}的{ending}（　）。"
         return O.choice(
             [fact.id],
             brief.task.qtype,
