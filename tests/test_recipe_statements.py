@@ -113,7 +113,6 @@ TRUE_TEXTS = {
 # false, a word turned into its opposite — and which of those a "错误的是" may key.
 SHARP = {
     "买方应当在交房前结清物业服务费",
-    "经纪人员可以代替买卖双方签署合同",
     "买方申请贷款的，经纪人员无需提示贷款审批风险",
     "住宅类不动产登记费为每件550元",
     "个人将购买1年以上的住房对外销售的，免征增值税",

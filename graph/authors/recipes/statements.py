@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from graph.authors.falsify import Falsified, falsifications, unbounded
+from graph.authors.falsify import MISCONDUCT, Falsified, falsifications, unbounded
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.scenario import rule_of, strict_judge
@@ -36,13 +36,6 @@ _LEANING = (
     "如", "例如", "比如", "否则", "并", "且", "对此", "由此", "二者", "两者", "前者", "后者", "它", "然后",
     "再", "之后", "最后", "首先", "其次", "一般来说", "通常", "实务中", "考试", "计算时", "若", "假如",
     "假设", "误", "同样", "与此", "类似",
-)  # fmt: skip
-# Misconduct no reader would take for something allowed: a prohibition of it stated as a permission is
-# eliminated at sight.
-_MISCONDUCT = (
-    "泄露", "侵占", "挪用", "欺骗", "欺诈", "隐瞒", "虚构", "捏造", "虚假", "夸大", "不正当", "擅自", "违法",
-    "损害", "牟利", "操纵", "串通", "私自", "截留", "冒充", "规避", "随意", "任意", "故意", "恶意", "非法",
-    "阴阳合同", "偷税", "逃税", "骗取", "伪造", "变造", "贿赂", "回扣", "胁迫", "误导", "强迫", "压低",
 )  # fmt: skip
 # A permission to act by some means or as agreed ("可以通过出让取得", "可以按合同约定提前归还") turned into a
 # prohibition contradicts itself; so does a "can" of evidence ("可以证明") told as "不得".
@@ -220,7 +213,7 @@ def _absurd(true: str, false: str) -> bool:
     a granted way of acting forbidden ("不得按合同约定提前归还"), an exemption the condition already
     forces turned into a duty ("应纳税所得额小于零的，应当缴纳"), a factor below 1 that raises what it
     multiplies ("系数小于1时…相应提高"), or a part turned larger than its whole ("使用面积大于建筑面积")."""
-    misconduct = "不得" in true and "不得" not in false and any(word in true for word in _MISCONDUCT)
+    misconduct = "不得" in true and "不得" not in false and any(word in true for word in MISCONDUCT)
     forbidden = "可以" in true and "可以" not in false and _GRANTED.search(true) is not None
     forced = _negations(true) > _negations(false) and _NOTHING_LEFT.search(true) is not None
     changed = {w for w in _MOVES if w in false and w not in true}
