@@ -97,6 +97,7 @@ def test_a_swap_that_describes_no_act_of_the_trade_or_contradicts_a_limit_is_no_
         ("交易资金", "直接支付给经纪人员个人"),
         ("经纪机构", "通过监管账户以外的账户代收代付交易资金"),
         ("经纪人员", "在签约前隐瞒房屋抵押情况"),
+        ("经纪机构", "发布未经产权人书面委托的房源信息"),
     ],
 )
 def test_a_bare_ban_or_a_ban_of_misconduct_is_not_lifted(subject: str, consequence: str) -> None:

@@ -136,7 +136,8 @@ MISCONDUCT = (
 # ("…的，"), for a time ("共有关系存续期间", "签约前", "15日内") or without a consent ("未经…同意"), and the
 # permitted twin is what a reader may confuse it with. A bare ban of improper conduct lifted ("可以代替当事人
 # 签字", "可以收取任何未予标明的费用") is ruled out at sight.
-_BOUNDED_BAN = re.compile(r"的，$|未经|期间|届满|之日起|(?<!提)[之以]?前|以内|[日月年]内")
+_BOUNDED_BAN = re.compile(r"的，$|期间|届满|之日起|(?<!提)[之以]?前|以内|[日月年]内")
+
 # Duties no reader takes for needless: to tell the truth, to answer for one's papers, to keep to what was
 # agreed or what the law says. Told as "无需" they are eliminated at sight.
 _CORE_DUTY = re.compile(r"如实|真实|负责|约定|依法|法律规定")
@@ -316,7 +317,10 @@ def modal_turn(modal: str, consequence: str, lead: str = "", subject: str = "") 
         owed = lead.endswith("的，") and _PAYMENT.match(consequence) is not None and not _FAULT.search(lead)
         return "无需" if owed and not _CORE_DUTY.search(consequence) and "及时" not in consequence else None
     if modal == "不得":
-        bounded = _BOUNDED_BAN.search(lead) or _BOUNDED_BAN.search(f"{subject}{consequence}")
+        # A consent bounds the act told before it ("未经抵押权人同意，抵押人不得…", "不得未经…转让"); deep
+        # inside the act it names what is banned ("不得发布未经产权人书面委托的房源").
+        consent = "未经" in f"{lead}{subject}" or consequence.startswith("未经")
+        bounded = consent or _BOUNDED_BAN.search(lead) or _BOUNDED_BAN.search(f"{subject}{consequence}")
         improper = any(word in consequence for word in MISCONDUCT) or _FAULT.search(lead)
         return "可以" if bounded and not improper else None
     return {"无需": "应当"}.get(modal)
