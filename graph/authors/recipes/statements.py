@@ -595,6 +595,19 @@ def _one_false(a: str, b: str) -> bool:
     return len(_content_words(a[opening:]) & _content_words(b[opening:])) >= _ECHO
 
 
+_SAME_MATTER = 5  # content words two statements share when they tell one rule in other words
+# A sum of money told in a case ("收取10万元定金后一房二卖的，应返还20万元"): an instance of some rule.
+_SUM = re.compile(r"\d+(?:\.\d+)?万?元")
+
+
+def _one_rule(a: str, b: str) -> bool:
+    """Two statements of one rule in other words ("满5年且为家庭唯一生活用房，免征个人所得税" beside "是家庭
+    唯一住房但持有未满五年的，不能享受个人所得税免税优惠"), or a rule beside a case of it worked out in money
+    ("应当双倍返还定金" beside "收取10万元定金后一房二卖的，应返还20万元"): knowing one tells the other."""
+    shared = len(_content_words(a) & _content_words(b))
+    return shared >= _SAME_MATTER or (shared >= _ECHO and bool(_SUM.search(a)) != bool(_SUM.search(b)))
+
+
 class Statements:
     name = "statements"
     kinds: tuple[FactKind, ...] = _KINDS
@@ -682,7 +695,7 @@ class Statements:
     def _clash(self, one: Said, other: Said) -> bool:
         """Two options from one sentence (one source holding the other's statement, or nearly all its
         wording: "交易资金不得直接支付给经纪机构" restates the second half of "交易资金应当存入监管账户，
-        不得直接支付给经纪机构"), or two statements of one rule."""
+        不得直接支付给经纪机构"), or two statements of one rule (see `_one_rule`)."""
         return (
             O.key(one.true) in O.key(other.fact.source)
             or O.key(other.true) in O.key(one.fact.source)
@@ -692,6 +705,7 @@ class Statements:
             or _one_pair(one, other)
             or any(alike(a.false, b.true) for a, b in ((one, other), (other, one)) if a.false)
             or _one_false(one.false, other.false)
+            or _one_rule(one.true, other.true)
         )
 
     def _written(self, picks: list[_Pick], shape: _Shape, brief: Brief) -> Written | None:
