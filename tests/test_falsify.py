@@ -1,7 +1,9 @@
 """Falsified statements must be false and readable: one fact changed, never a still-true variant, never
 a broken date, compound word or range."""
 
-from graph.authors.falsify import falsifications
+import pytest
+
+from graph.authors.falsify import falsifications, modal_turn
 
 
 def texts(rule: str) -> list[str]:
@@ -84,3 +86,37 @@ def test_a_swap_that_describes_no_act_of_the_trade_or_contradicts_a_limit_is_no_
     assert all("卖方介绍" not in t for t in texts("经纪人员应以不动产权证书记载的面积为准向买方介绍房源。"))
     assert all("最高值" not in t for t in texts("实际发放额度取各项约束中的最低值。"))
     assert "公积金贷款额度以各项限额中的最高值为准。" not in texts("公积金贷款额度以各项限额中的最低值为准。")
+
+
+@pytest.mark.parametrize(
+    ("subject", "consequence"),
+    [
+        ("经纪机构", "收取任何未予标明的费用"),
+        ("网络信息平台", "允许未备案的经纪机构发布房源信息"),
+        ("经纪人员", "代替当事人签字"),
+        ("交易资金", "直接支付给经纪人员个人"),
+        ("经纪机构", "通过监管账户以外的账户代收代付交易资金"),
+        ("经纪人员", "在签约前隐瞒房屋抵押情况"),
+        ("经纪机构", "发布未经产权人书面委托的房源信息"),
+    ],
+)
+def test_a_bare_ban_or_a_ban_of_misconduct_is_not_lifted(subject: str, consequence: str) -> None:
+    """ "经纪人员可以代替当事人签字", "交易资金可以直接付给经纪人员个人": examiners strike a prohibition
+    turned into a permission as common sense when nothing bounds it, or when its act is misconduct anyway."""
+    assert modal_turn("不得", consequence, subject=subject) is None
+
+
+@pytest.mark.parametrize(
+    ("lead", "subject", "consequence"),
+    [
+        ("", "共同共有人在共有关系存续期间", "单独转让其份额"),
+        ("", "抵押人", "未经抵押权人同意转让抵押房屋"),
+        ("业主没有交付钥匙的，", "经纪人员", "在业主不在场时带买方进入房屋"),
+        ("", "监管机构", "在办理转移登记前向卖方划转资金"),
+    ],
+)
+def test_a_ban_bounded_by_a_case_a_time_or_a_consent_is_lifted(
+    lead: str, subject: str, consequence: str
+) -> None:
+    """Its permitted twin (after the time, with the consent, outside the case) is what a reader confuses."""
+    assert modal_turn("不得", consequence, lead, subject) == "可以"

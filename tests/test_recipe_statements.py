@@ -113,7 +113,6 @@ TRUE_TEXTS = {
 # false, a word turned into its opposite — and which of those a "错误的是" may key.
 SHARP = {
     "买方应当在交房前结清物业服务费",
-    "经纪人员可以代替买卖双方签署合同",
     "买方申请贷款的，经纪人员无需提示贷款审批风险",
     "住宅类不动产登记费为每件550元",
     "个人将购买1年以上的住房对外销售的，免征增值税",
@@ -1006,3 +1005,28 @@ def test_one_false_fact_is_not_offered_twice() -> None:
     assert RECIPE._clash(one, other) and RECIPE._clash(other, one)
     unrelated = Said(SIGN, "经纪人员不得代替买卖双方签署合同", "经纪人员可以代替买卖双方签署合同")
     assert not RECIPE._clash(one, unrelated)
+
+
+ONE_RULE = [
+    _fact("s-unique", "statement", "卖方持有住房满5年且为家庭唯一生活用房的，免征个人所得税。"),
+    _fact("s-notyet", "statement", "是家庭唯一住房但持有未满五年的，不能享受个人所得税免税优惠。"),
+    _fact("s-double", "statement", "收受定金的一方违约致使不能实现合同目的的，应当双倍返还定金。"),
+    _fact("s-twice", "statement", "出售人收取10万元定金后一房二卖的，应当向购房人返还20万元。"),
+]
+
+
+def test_one_rule_is_never_offered_twice_in_other_words_or_as_its_own_case() -> None:
+    """ "满5年且唯一免征" beside "唯一但未满五年不能享受免税", and "应当双倍返还定金" beside "收取10万元定金后
+    一房二卖的，应当返还20万元", were struck (D8): knowing one option tells the other."""
+    facts = [*FACTS, *ONE_RULE]
+    written = [
+        w.draft.options
+        for fact in facts
+        for qtype in ("multi", "single")
+        for seed in range(12)
+        if (w := _write(fact, qtype, seed, facts))
+    ]
+    assert any(any("唯一" in o for o in options) for options in written)
+    for options in written:
+        assert sum("唯一" in o for o in options) <= 1
+        assert not (any("双倍" in o for o in options) and any("万元" in o for o in options))

@@ -437,3 +437,25 @@ def test_a_name_looked_up_by_the_description_it_abbreviates_is_not_asked() -> No
         if (w := _write(row, NAMED_ACTS, "single", seed=seed)) and w.draft.answer in "ABCD"
     }
     assert keys and "自买自租" not in keys
+
+
+BASES = _rows(
+    "base",
+    ("税种", "计税依据"),
+    [
+        ("个人所得税（核定）", "不含增值税转让收入"),
+        ("契税", "不含增值税成交价"),
+        ("登记费", "按件定额收取"),
+        ("个人所得税（实际所得）", "转让收入减除原值和合理费用"),
+        ("附加税费", "实际缴纳的增值税税额"),
+    ],
+)
+
+
+def test_a_row_whose_description_is_the_same_sum_in_other_words_is_no_distractor():
+    """契税's "不含增值税成交价" beside 个税's "不含增值税转让收入" was struck (D2): in one deal the two are
+    the same amount, so 契税 answers "计税依据为不含增值税转让收入的" as well."""
+    for seed in range(12):
+        written = _write(BASES[0], BASES, "single", seed=seed)
+        assert written is not None and _key(written) == "个人所得税（核定）"
+        assert "契税" not in written.draft.options

@@ -125,6 +125,19 @@ _COUNTS = tuple("两一二三四五六七八九十")
 # the examiner's trap is the permission without its bound ("协理可以独立执业"), not its denial.
 _GUIDED = re.compile(r"在[^，。；]{1,16}?(?:指导|监督)下")
 _CONSENT = re.compile(r"(?<!未)经(?=[^，。；]{1,12}?(?:同意|批准|许可))")
+# Misconduct no reader would take for something allowed: a prohibition of it stated as a permission is
+# eliminated at sight.
+MISCONDUCT = (
+    "泄露", "侵占", "挪用", "欺骗", "欺诈", "隐瞒", "虚构", "捏造", "虚假", "夸大", "不正当", "擅自", "违法",
+    "损害", "牟利", "操纵", "串通", "私自", "截留", "冒充", "规避", "随意", "任意", "故意", "恶意", "非法",
+    "阴阳合同", "偷税", "逃税", "骗取", "伪造", "变造", "贿赂", "回扣", "胁迫", "误导", "强迫", "压低",
+)  # fmt: skip
+# A prohibition lifted is a trap only where the act is allowed in some other case: the ban holds in a case
+# ("…的，"), for a time ("共有关系存续期间", "签约前", "15日内") or without a consent ("未经…同意"), and the
+# permitted twin is what a reader may confuse it with. A bare ban of improper conduct lifted ("可以代替当事人
+# 签字", "可以收取任何未予标明的费用") is ruled out at sight.
+_BOUNDED_BAN = re.compile(r"的，$|期间|届满|之日起|(?<!提)[之以]?前|以内|[日月年]内")
+
 # Duties no reader takes for needless: to tell the truth, to answer for one's papers, to keep to what was
 # agreed or what the law says. Told as "无需" they are eliminated at sight.
 _CORE_DUTY = re.compile(r"如实|真实|负责|约定|依法|法律规定")
@@ -298,12 +311,19 @@ def modal_turn(modal: str, consequence: str, lead: str = "", subject: str = "") 
     损害赔偿" → "不得") is struck by examiners as a mechanical flip a reader rules out without the rule,
     whether it is a formality, a qualification or a duty of a case. The one duty a reader does doubt is a
     payment owed in a case ("绕开经纪机构直接与卖方订立合同的，无需向经纪机构支付报酬"): whether the case
-    makes it owed is what the rule settles. A prohibition lifted or a needless act made a duty stays a
-    trap."""
+    makes it owed is what the rule settles. A needless act made a duty stays a trap, and so does a
+    prohibition lifted where it is bounded (see `_BOUNDED_BAN`) and its act is no misconduct."""
     if modal in ("应当", "必须"):
         owed = lead.endswith("的，") and _PAYMENT.match(consequence) is not None and not _FAULT.search(lead)
         return "无需" if owed and not _CORE_DUTY.search(consequence) and "及时" not in consequence else None
-    return {"不得": "可以", "无需": "应当"}.get(modal)
+    if modal == "不得":
+        # A consent bounds the act told before it ("未经抵押权人同意，抵押人不得…", "不得未经…转让"); deep
+        # inside the act it names what is banned ("不得发布未经产权人书面委托的房源").
+        consent = "未经" in f"{lead}{subject}" or consequence.startswith("未经")
+        bounded = consent or _BOUNDED_BAN.search(lead) or _BOUNDED_BAN.search(f"{subject}{consequence}")
+        improper = any(word in consequence for word in MISCONDUCT) or _FAULT.search(lead)
+        return "可以" if bounded and not improper else None
+    return {"无需": "应当"}.get(modal)
 
 
 def unbounded(rule: str) -> str | None:

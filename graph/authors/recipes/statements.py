@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from graph.authors.falsify import Falsified, falsifications, unbounded
+from graph.authors.falsify import MISCONDUCT, Falsified, falsifications, unbounded
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
 from graph.authors.recipes.scenario import rule_of, strict_judge
@@ -36,13 +36,6 @@ _LEANING = (
     "如", "例如", "比如", "否则", "并", "且", "对此", "由此", "二者", "两者", "前者", "后者", "它", "然后",
     "再", "之后", "最后", "首先", "其次", "一般来说", "通常", "实务中", "考试", "计算时", "若", "假如",
     "假设", "误", "同样", "与此", "类似",
-)  # fmt: skip
-# Misconduct no reader would take for something allowed: a prohibition of it stated as a permission is
-# eliminated at sight.
-_MISCONDUCT = (
-    "泄露", "侵占", "挪用", "欺骗", "欺诈", "隐瞒", "虚构", "捏造", "虚假", "夸大", "不正当", "擅自", "违法",
-    "损害", "牟利", "操纵", "串通", "私自", "截留", "冒充", "规避", "随意", "任意", "故意", "恶意", "非法",
-    "阴阳合同", "偷税", "逃税", "骗取", "伪造", "变造", "贿赂", "回扣", "胁迫", "误导", "强迫", "压低",
 )  # fmt: skip
 # A permission to act by some means or as agreed ("可以通过出让取得", "可以按合同约定提前归还") turned into a
 # prohibition contradicts itself; so does a "can" of evidence ("可以证明") told as "不得".
@@ -220,7 +213,7 @@ def _absurd(true: str, false: str) -> bool:
     a granted way of acting forbidden ("不得按合同约定提前归还"), an exemption the condition already
     forces turned into a duty ("应纳税所得额小于零的，应当缴纳"), a factor below 1 that raises what it
     multiplies ("系数小于1时…相应提高"), or a part turned larger than its whole ("使用面积大于建筑面积")."""
-    misconduct = "不得" in true and "不得" not in false and any(word in true for word in _MISCONDUCT)
+    misconduct = "不得" in true and "不得" not in false and any(word in true for word in MISCONDUCT)
     forbidden = "可以" in true and "可以" not in false and _GRANTED.search(true) is not None
     forced = _negations(true) > _negations(false) and _NOTHING_LEFT.search(true) is not None
     changed = {w for w in _MOVES if w in false and w not in true}
@@ -602,6 +595,19 @@ def _one_false(a: str, b: str) -> bool:
     return len(_content_words(a[opening:]) & _content_words(b[opening:])) >= _ECHO
 
 
+_SAME_MATTER = 5  # content words two statements share when they tell one rule in other words
+# A sum of money told in a case ("收取10万元定金后一房二卖的，应返还20万元"): an instance of some rule.
+_SUM = re.compile(r"\d+(?:\.\d+)?万?元")
+
+
+def _one_rule(a: str, b: str) -> bool:
+    """Two statements of one rule in other words ("满5年且为家庭唯一生活用房，免征个人所得税" beside "是家庭
+    唯一住房但持有未满五年的，不能享受个人所得税免税优惠"), or a rule beside a case of it worked out in money
+    ("应当双倍返还定金" beside "收取10万元定金后一房二卖的，应返还20万元"): knowing one tells the other."""
+    shared = len(_content_words(a) & _content_words(b))
+    return shared >= _SAME_MATTER or (shared >= _ECHO and bool(_SUM.search(a)) != bool(_SUM.search(b)))
+
+
 class Statements:
     name = "statements"
     kinds: tuple[FactKind, ...] = _KINDS
@@ -689,7 +695,7 @@ class Statements:
     def _clash(self, one: Said, other: Said) -> bool:
         """Two options from one sentence (one source holding the other's statement, or nearly all its
         wording: "交易资金不得直接支付给经纪机构" restates the second half of "交易资金应当存入监管账户，
-        不得直接支付给经纪机构"), or two statements of one rule."""
+        不得直接支付给经纪机构"), or two statements of one rule (see `_one_rule`)."""
         return (
             O.key(one.true) in O.key(other.fact.source)
             or O.key(other.true) in O.key(one.fact.source)
@@ -699,6 +705,7 @@ class Statements:
             or _one_pair(one, other)
             or any(alike(a.false, b.true) for a, b in ((one, other), (other, one)) if a.false)
             or _one_false(one.false, other.false)
+            or _one_rule(one.true, other.true)
         )
 
     def _written(self, picks: list[_Pick], shape: _Shape, brief: Brief) -> Written | None:

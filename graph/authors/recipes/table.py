@@ -45,6 +45,10 @@ _DESCRIPTION_MIN = 6
 # Column names too vague to stand before a description ("特点为…的户型").
 _VAGUE_COLUMNS = ("特点", "内容", "主要内容", "说明", "备注")
 _DIVIDING = ("划分", "分类", "标准")
+# One qualifier, another short head noun ("不含增值税成交价" / "不含增值税转让收入"): in one deal the two are
+# often the same sum, so a row described so is a second answer, not a distractor.
+_QUALIFIER_MIN = 4
+_HEAD_MAX = 4
 
 
 def _blank(cell: str) -> bool:
@@ -400,6 +404,13 @@ class Table:
                 best = index
         return best
 
+    @staticmethod
+    def _said_otherwise(cell: str, other: str) -> bool:
+        """Whether two descriptions differ only in a short head after one qualifier (see `_QUALIFIER_MIN`)."""
+        a, b = O.key(cell), O.key(other)
+        opening = O.shared_opening(a, b)
+        return opening >= _QUALIFIER_MIN and max(len(a), len(b)) - opening <= _HEAD_MAX
+
     def _recognition_stem(self, fact: Fact, description: str) -> str:
         """The description and the name of what the rows are ("…的登记类型是"); "" when the first column
         names a way of dividing rather than a kind ("按房屋的用途分类划分", "按税种划分"): a stem pasted
@@ -430,7 +441,9 @@ class Table:
         others = {
             O.key(r.items[0]): r
             for r in rows[1:]
-            if len(r.items[0].strip()) <= _LABEL_MAX and not O.gives_away(r.items[0].strip(), stem)
+            if len(r.items[0].strip()) <= _LABEL_MAX
+            and not O.gives_away(r.items[0].strip(), stem)
+            and not self._said_otherwise(fact.items[column], r.items[column])
         }
         others.pop(O.key(label), None)
         picked = brief.rng.sample(list(others.values()), min(3, len(others)))
