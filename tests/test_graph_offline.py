@@ -28,7 +28,7 @@ def _nodes(result: Result) -> list[str]:
 
 # Verified questions of each type from every chapter, per mode: (at least, exactly).
 FLOORS = {
-    "judge": {"strict": (16, True), "flexible": (12, False)},
+    "judge": {"strict": (16, True), "flexible": (11, False)},
     "single": {"strict": (15, False), "flexible": (10, False)},
     "multi": {"strict": (16, True), "flexible": (3, False)},
 }
@@ -39,7 +39,8 @@ async def test_every_chapter_yields_verified_questions_of_each_type(settings, sa
     """严谨 questions of every type come from every chapter. 灵活 needs a real situation, which some chapters'
     material cannot give (bare limits, definitions): there the author fails cleanly, saying so, rather than
     deliver a fixed frame, so only a floor is held (measured 2026-11-24 with no fixed frame delivered:
-    judge 14, single 14, multi 3 of 16 chapters). One type per test, so the parallel run can spread them."""
+    judge 14, single 14, multi 3 of 16 chapters; a listed act told with a name is no longer a 灵活 judge,
+    which leaves one chapter fewer with one). One type per test, so the parallel run can spread them."""
     service = await _open(settings, sample_sources)
     passed: Counter[str] = Counter()
     chapters = [c for c in sample_sources.tree.chapters if c.slices]
