@@ -28,7 +28,7 @@ def _nodes(result: Result) -> list[str]:
 
 # Verified questions of each type from every chapter, per mode: (at least, exactly).
 FLOORS = {
-    "judge": {"strict": (16, True), "flexible": (12, False)},
+    "judge": {"strict": (16, True), "flexible": (11, False)},
     "single": {"strict": (15, False), "flexible": (9, False)},
     "multi": {"strict": (16, True), "flexible": (3, False)},
 }
@@ -40,8 +40,8 @@ async def test_every_chapter_yields_verified_questions_of_each_type(settings, sa
     material cannot give (bare limits, definitions): there the author fails cleanly, saying so, rather than
     deliver a fixed frame, so only a floor is held (measured 2026-11-24 with no fixed frame delivered:
     judge 14, single 14, multi 3 of 16 chapters; a time limit with no counting rule is no longer a 灵活
-    single, as its one kept day was always the earliest date). One type per test, so the parallel run can
-    spread them."""
+    single, as its one kept day was always the earliest date, and a listed act told with a name is no longer
+    a 灵活 judge: one chapter fewer each). One type per test, so the parallel run can spread them."""
     service = await _open(settings, sample_sources)
     passed: Counter[str] = Counter()
     chapters = [c for c in sample_sources.tree.chapters if c.slices]

@@ -129,19 +129,11 @@ def test_a_list_without_a_sibling_of_its_kind_is_declined():
     assert _write(FIRST, [FIRST, FORBIDDEN], "multi") is None
 
 
-def test_flexible_shows_a_person_doing_an_act_and_asks_whether_it_is_forbidden():
-    answers = set()
+def test_a_listed_act_told_with_a_name_is_no_flexible_question():
+    """ "郭某承购、承租自己提供经纪服务的房屋。郭某的这一行为属于…" restates a list item with a name attached
+    (D9): the flexible judge is declined, so another recipe serves the request."""
     for seed in range(10):
-        written = _write(FORBIDDEN, CONDUCT, "judge", "flexible", seed)
-        assert written is not None
-        stem = written.draft.stem
-        name = re.search(r"\d+日，(.某)", stem)[1]
-        assert f"{name}的这一行为属于经纪人员的禁止行为" in stem
-        act = stem.split(name, 1)[1].split("。")[0]
-        assert (written.draft.answer == "A") == (act in FORBIDDEN.items)
-        assert _passes(written, "judge", "flexible") == []
-        answers.add(written.draft.answer)
-    assert answers == {"A", "B"}
+        assert _write(FORBIDDEN, CONDUCT, "judge", "flexible", seed) is None
 
 
 def test_a_list_that_is_no_conduct_has_no_flexible_question():
@@ -162,7 +154,8 @@ def test_the_bundled_knowledge_base_yields_enumeration_questions_that_pass_the_c
         for question in questions:
             assert set(question.options) - set(fact.items) or question.qtype == "judge"
         produced.append(bool(questions))
-    assert produced and sum(produced) * 6 >= len(produced)
+    # one list in seven at least (the flexible judge of a listed act, once the eighth, is declined)
+    assert produced and sum(produced) * 7 >= len(produced)
 
 
 WILLS = _list(

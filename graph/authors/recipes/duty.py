@@ -8,8 +8,8 @@ when it happened decides nothing.
 - single, "what must be done": "卖方徐某已婚，房屋登记在其一人名下。按照规定，经纪人员余某应当（　）"; the
   distractors are what the chapter's other rules ask of the same party in other situations, so only the
   case's detail tells them apart.
-- single, "who must do it": the options are the roles of the case's parties (and of the others a sale
-  has), the key the one the rule binds; the stem tells only the story, never a list of who else takes part.
+- never "who must do it": the condition told with a name is the rule itself, so naming the party it binds
+  maps no fact to the rule; such a single is declined.
 
 Only a 的-clause is told as a case ("…的，"): a clause ending in 时 or 后 is a stage of someone's work, not a
 situation. The condition must name a person, so the story says who; a condition holding a rule of its own
@@ -35,13 +35,6 @@ _CONDITION_MAX = 40
 _ACT_MIN = 4
 _DUTIES = ("应当", "必须")
 _BROKERS = ("房地产经纪人员", "经纪人员", "经纪人")
-# Parties a sale has besides those its rule names: the "who must" options are drawn from them.
-_SALE_PARTIES = ("买方", "卖方", "经纪人员", "房地产经纪机构", "不动产登记机构")
-# A broker acts for the brokerage: one is never a wrong option when the rule binds the other.
-_SIDES = (*_BROKERS, *scenes.ORGANISATIONS)
-_PEOPLE = dict(scenes.ROLES)
-# A party a case already has under another name: a 委托人 selling is the 卖方, a 购房人 is the 买方.
-_ALIASES = {"卖方": {"委托人", "业主", "出卖人", "权利人"}, "买方": {"购房人", "买受人", "借款人"}}
 
 
 @dataclass(frozen=True)
@@ -96,18 +89,6 @@ def _touches(act: str, condition: str) -> bool:
     return any(act[i : i + 2] in condition for i in range(len(act) - 1))
 
 
-def _whose(rule: Rule, role: str) -> str:
-    """Why a party does or does not bear the duty, in the case's terms: the one the rule binds; a party of
-    the situation itself, whom the duty concerns rather than binds; or a party the rule gives no part."""
-    duty = f"{rule.consequence}的义务"
-    if role == rule.subject:
-        return f"规定将{duty}明确交给{rule.subject}，本案正是“{rule.condition}”的情形"
-    if role in rule.condition or any(alias in rule.condition for alias in _ALIASES.get(role, ())):
-        bound = f"{rule.subject}{rule.consequence}"
-        return f"{role}是“{rule.condition}”所说的一方，规定要求的是{bound}，而非{role}自己"
-    return f"规定没有要求{role}{rule.consequence}，{duty}在{rule.subject}"
-
-
 def _speaker(case: Case, rng: random.Random) -> str:
     """Who draws the conclusion: a client the story has when the rule binds the broker (else a colleague of
     his), or a broker."""
@@ -136,8 +117,9 @@ class Duty:
             return None
         if brief.task.qtype == "judge":
             return self._judge(case, brief)
-        # "what must be done" first: there the case's situation decides, while who bears a duty does not
-        return self._what(case, brief) or self._who(case, brief)
+        # only "what must be done": there the case's situation decides; who bears a duty is the rule's
+        # own words with a name attached, not a case (the request goes to another recipe)
+        return self._what(case, brief)
 
     def _others(self, case: Case, brief: Brief) -> list[tuple[str, Rule, Fact]]:
         """What the section's other rules ask of the same party in other situations, worded for this
@@ -202,34 +184,6 @@ class Duty:
         stem = f"{case.story}。按照规定，{case.bearer}{rule.written}（　）。"
         sources = [case.fact.source, *(peer.source for _, _, peer in picked)]
         return O.choice([case.fact.id], "single", stem, O.arrange(choices, rng), sources, lead=_basis(case))
-
-    def _who(self, case: Case, brief: Brief) -> Written | None:
-        """Which party of the case the rule binds, offered by role: a stem listing the other parties by
-        name ("参与办理此事的还有…") would be the options pasted into the story."""
-        rule = case.rule
-        if rule.modal not in _DUTIES or rule.subject not in _PEOPLE or rule.subject not in case.parties:
-            return None
-        rng = brief.rng
-        act = case.act
-        if any(party.name in act for party in case.parties.values()):
-            return None  # the act would name a party the options offer
-        sides = rule.subject in _SIDES
-        roles = [
-            role
-            for role, party in case.parties.items()
-            if party.name not in act and (role == rule.subject or not (sides and role in _SIDES))
-        ]
-        for role in _SALE_PARTIES:
-            clash = (sides and role in _SIDES) or _ALIASES.get(role, set()) & set(roles)
-            if len(roles) < 4 and role not in roles and role not in act and not clash:
-                roles.append(role)
-        if len(roles) < 4 or rule.subject not in roles:
-            return None
-        choices = [O.Option(role, role == rule.subject, _whose(rule, role)) for role in roles]
-        stem = f"{case.story}。按照规定，应当由（　）{act}。"
-        return O.choice(
-            [case.fact.id], "single", stem, O.arrange(choices, rng), [case.fact.source], lead=_basis(case)
-        )
 
 
 RECIPE = Duty()

@@ -3,9 +3,9 @@ distractors are items of a sibling list of the same kind (配偶 / 子女 / 父�
 second order), never other items of the same list, so every option is one fact and each wrong one has a
 reason the explanation can name: it belongs to the other list.
 
-灵活 mode needs a real case, which an arbitrary list cannot give: only a list of things people do
-("承购、承租自己提供经纪服务的房屋") becomes a case ("刘某承购…，刘某的这一行为属于…"); otherwise the recipe
-declines.
+灵活 mode needs a real case, which a list cannot give: a list item told with a name ("刘某承购、承租自己提供
+经纪服务的房屋。刘某的这一行为属于…") is the rule's own words, not facts the learner maps to it, so the
+recipe declines and another recipe serves the request.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from graph.authors import scenes
 from graph.authors.recipes import options as O
 from graph.authors.recipes.base import Brief, Written
 from retrieval.facts import Fact, FactKind
@@ -33,7 +32,6 @@ _CATCH_ALL = "其他"
 _CLASSIFIED = re.compile(r"^按(?:照)?(.{2,15}?)划分的(.{2,10})$")
 _NEGATIONS = "不未无非禁"
 # Heads of lists of conduct: only their items can be told as what a person did.
-_CONDUCT = ("行为", "做法")
 # A list head that names no owner ("基本情况", "主要内容"): whose situation or content, the stem must say.
 _OWNERLESS = re.compile(
     r"^(?:基本|主要|一般|具体|其他|相关|常见|重要)?(?:情况|内容|要素|条件|事项|方面|特点|因素|要求|信息|类型|种类)$"
@@ -195,7 +193,7 @@ class Enumeration:
             fact = replace(fact, subject=f"{owner}中的{fact.subject}")
         qtype = brief.task.qtype
         if brief.task.mode == "flexible":
-            return self._case(fact, brief) if qtype == "judge" else None
+            return None
         if qtype == "multi":
             return self._multi(fact, brief)
         if qtype == "single":
@@ -303,25 +301,6 @@ class Enumeration:
             verdict = f"{_why_in(item, fact)}。"
         analysis = _lead(fact) + (f"{_why_out(foreign, owner, fact)}。" if owner else verdict)
         return O.judge([fact.id], stem, truth, analysis, [fact.source] + ([owner.source] if owner else []))
-
-    def _case(self, fact: Fact, brief: Brief) -> Written | None:
-        """A person doing one of the listed acts, or an act of a sibling list, and whether it belongs here."""
-        rng = brief.rng
-        inside: list[tuple[str, Fact | None]] = [(act, None) for i in _items(fact) if (act := O.act_of(i))]
-        outside = [(act, owner) for item, owner in _foreign(fact, brief) if (act := O.act_of(item))]
-        conduct = any(word in fact.subject for word in _CONDUCT)
-        if not conduct or not _acts(_items(fact)) or not inside:
-            return None
-        act, owner = rng.choice(outside if outside and rng.random() < 0.5 else inside)
-        name = scenes.plain_name(rng)
-        when = O.case_date(rng, fact.source)
-        stem = f"{when}，{name}{act}。{name}的这一行为属于{fact.subject}。（　）"
-        analysis = _lead(fact)
-        analysis += (
-            f"{_why_out(act, owner, fact)}。" if owner else f"{name}的行为即“{act}”，属于{fact.subject}。"
-        )
-        sources = [fact.source] + ([owner.source] if owner else [])
-        return O.judge([fact.id], stem, owner is None, analysis, sources, difficulty=0.4)
 
 
 RECIPE = Enumeration()

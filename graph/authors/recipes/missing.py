@@ -215,18 +215,14 @@ class Missing:
         basis = f"按照规定，{lst.required}包括{_joined(list(lst.items))}。"
         if qtype == "judge":
             return _judge(lst, case, missing, basis, rng)
-        # a paper the case tells brought is the tempting wrong answer only its details rule out; the rest are
-        # papers other rules ask for, each named with the rule that does
-        brought = [item for item in done if item in askable]
-        brought = rng.sample(brought, min(len(brought), 1))
+        # never a paper the case tells brought (reading the stem would strike it): every wrong option is
+        # a paper another rule asks for, named with the condition this case's facts do not meet
         others = _others(lst, brief)
-        wrong_count = (4 if qtype == "single" else 5) - lacking - len(brought)
+        wrong_count = (4 if qtype == "single" else 5) - lacking
         if len(others) < wrong_count:
             return None
         lacks = "本案当事人尚未带来"
         choices = [O.Option(item, True, f"“{item}”属于{lst.required}，{lacks}") for item in missing]
-        for item in brought:
-            choices.append(O.Option(item, False, f"“{item}”虽属{lst.required}，但本案当事人已经带来"))
         # papers another rule asks for under a condition of its own first: their notes say when they are due
         conditioned = sorted(item for item, rule in others.items() if rule.endswith("时才需要提交的材料"))
         rest = sorted(item for item in others if item not in conditioned)

@@ -225,33 +225,22 @@ class NextStep:
 
 
 def _still(found: Procedure, case: Case, rng: random.Random) -> Written | None:
-    """Which steps the parties still have to take: those of their route after what the case tells done.
-    Offered beside them, steps the case tells done and the step its need rules out, so the case's
-    details, not the list alone, decide every option."""
+    """Which steps the parties still have to take: those of their route after what the case tells done,
+    offered beside the step the case's need rules out. A step the case tells done is never offered (the
+    stem alone would strike it), so without a need that rules a step out there is no question to ask."""
+    if not case.skipped:
+        return None
     route = case.route
-
-    def fits(at: int) -> bool:
-        ahead, behind = len(_later(route, at - 1)), len(_later(route[:at], -1))
-        return ahead >= 2 and min(ahead, 3) + behind + case.ruled_out(at) >= 5
-
     starts = [
-        at for at in range(1, len(route) - 1) if fits(at) and (not case.skipped or at <= case.skipped_at)
+        at for at in range(1, case.skipped_at + 1) if case.ruled_out(at) and len(_later(route, at - 1)) >= 4
     ]
     if not starts:
         return None
-    at = max(starts) if case.skipped else rng.choice(starts)
-    ahead, behind = _later(route, at - 1), _later(route[:at], -1)
-    keyed = rng.sample(ahead, min(len(ahead), 3))
-    wrong = (
-        [O.Option(_done(case.skipped), False, f"“{_done(case.skipped)}”：本案{case.need}，不办理这一步")]
-        if case.ruled_out(at)
-        else []
-    )
-    wrong += [O.Option(step, False, f"“{step}”：本案已经办理") for step in rng.sample(behind, len(behind))]
-    wrong = wrong[: 5 - len(keyed)]
-    if len(keyed) < 2 or len(keyed) + len(wrong) < 5:
-        return None
-    choices = [O.Option(step, True, f"“{step}”：本案尚未办理，还需要办理") for step in keyed] + wrong
+    at = max(starts)
+    keyed = rng.sample(_later(route, at - 1), 4)
+    skipped = _done(case.skipped)
+    choices = [O.Option(step, True, f"“{step}”：本案尚未办理，还需要办理") for step in keyed]
+    choices.append(O.Option(skipped, False, f"“{skipped}”：本案{case.need}，不办理这一步"))
     stem = f"{_story(case, found, at)}按照{found.name}，{case.told}还需要办理的环节有（　）。"
     return O.choice(
         [found.fact.id],

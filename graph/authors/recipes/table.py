@@ -39,7 +39,6 @@ _NAMING = "名称"
 # nor descriptions.
 _YES_NO = "是否"
 # Columns whose rows are kinds of behaviour: only their descriptions can be told as what a person did.
-_CONDUCT = ("行为", "做法")
 _LABEL_MAX = 12
 _DESCRIPTION_MIN = 6
 # Column names too vague to stand before a description ("特点为…的户型").
@@ -200,10 +199,8 @@ class Table:
             return None
         if brief.task.qtype == "multi":
             return self._situations(fact, rows, brief) if brief.task.mode == "flexible" else None
-        if brief.task.mode == "flexible":
-            builders = [self._case_lookup, self._act_recognition]
-        else:
-            builders = [self._lookup, self._recognition]
+        flexible = brief.task.mode == "flexible"
+        builders = [self._case_lookup] if flexible else [self._lookup, self._recognition]
         brief.rng.shuffle(builders)
         for build in builders:
             written = build(fact, rows, brief)
@@ -472,17 +469,6 @@ class Table:
             basis=[_row_text(row) for row in [fact, *picked]],
             difficulty=0.45,
         )
-
-    def _act_recognition(self, fact: Fact, rows: list[Fact], brief: Brief) -> Written | None:
-        column = self._description(fact, rows)
-        conduct = column is not None and any(word in fact.header[column] for word in _CONDUCT)
-        act = O.act_of(fact.items[column]) if column is not None and conduct else None
-        if act is None:
-            return None
-        name = scenes.plain_name(brief.rng)
-        when = O.case_date(brief.rng, fact.source)
-        stem = f"{when}，{name}{act}。{name}的这一行为属于（　）。"
-        return self._recognition(fact, rows, brief, stem=stem, column=column)
 
 
 RECIPE = Table()
