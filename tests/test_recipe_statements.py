@@ -275,7 +275,7 @@ async def test_flexible_choices_on_both_bundled_kbs_are_cases_that_pass_the_chec
             assert scenario_missing(question) is None
             assert run_checks(question, qtype) == []
             assert not re.search(r"的下列做法中|这一做法", question.stem), question.stem
-    assert produced["single"] >= produced["multi"] >= 1
+    assert produced["single"] >= 1 and produced["multi"] >= 1, produced
 
 
 # Clauses that read only with the passage around them, and one cut off before what it states.
